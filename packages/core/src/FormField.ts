@@ -1,0 +1,54 @@
+/**
+ * A field of a PDF form, in the shape contract.md gives to every route that shows fields.
+ */
+import { Schema } from "effect"
+
+/** The `form_type` values of contract.md. */
+export const FormType = Schema.Literals(["Text", "CheckBox", "RadioButton", "ComboBox", "ListBox", "Signature", "PushButton"])
+export type FormType = typeof FormType.Type
+
+/** A choice (combo/list box) option or a radio/checkbox export value. */
+export const FieldOption = Schema.Struct({
+  /** What the person sees. */
+  label: Schema.String,
+  /** What the PDF stores when this option is chosen. */
+  value: Schema.String
+})
+export type FieldOption = typeof FieldOption.Type
+
+/** A field value: text, a checked state, or the chosen options of a list box. */
+export const FieldValue = Schema.Union([Schema.String, Schema.Boolean, Schema.Array(Schema.String)])
+export type FieldValue = typeof FieldValue.Type
+
+export const FormField = Schema.Struct({
+  /** Stable for the life of the form. */
+  id: Schema.String,
+  /** Human-readable: `/TU`, else a label near the widget, else a cleaned partial name. */
+  name: Schema.String,
+  /** Full hierarchical PDF name, e.g. `topmostSubform[0].Page1[0].f1_01[0]`. */
+  form_name: Schema.String,
+  form_type: FormType,
+  /** 1-based page of the field's first widget. */
+  page: Schema.Number,
+  /** `[x1, y1, x2, y2]` in PDF user space of that page (origin bottom-left). */
+  rect: Schema.Array(Schema.Number),
+  required: Schema.Boolean,
+  read_only: Schema.Boolean,
+  options: Schema.optionalKey(Schema.Array(FieldOption)),
+  max_length: Schema.optionalKey(Schema.Number),
+  multiline: Schema.optionalKey(Schema.Boolean),
+  comb: Schema.optionalKey(Schema.Boolean),
+  value: Schema.optionalKey(FieldValue),
+  /** Detection confidence in [0, 1], for fields a converter placed. */
+  confidence: Schema.optionalKey(Schema.Number)
+})
+export type FormField = typeof FormField.Type
+
+/** Collapses a name to what matching compares: lower case, letters and digits, single spaces. */
+export const normalizeName = (name: string): string =>
+  name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim()

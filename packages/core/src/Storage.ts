@@ -1,0 +1,192 @@
+/**
+ * The Storage port: blobs (PDFs, attached files) and versioned JSON documents (records).
+ *
+ * An adapter writes only the basic operations of `StorageBackend`; `make` adds the typed
+ * helpers every service uses (decode with a Schema, read-modify-write with retry on conflict).
+ * Documents carry an opaque `version`; every write can be conditional on it, which is what
+ * keeps two concurrent writers from losing each other's update, on one process or many.
+ * "Not found" is a value (`Option.none()`), never an error.
+ */
+import { Context, Effect, Option, Schema } from "effect"
+
+/** Infrastructure failure (disk, network, permissions): a 500 at the edge. */
+export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect())
+}) {}
+
+/** A conditional write lost: the document exists (create) or changed since it was read (update). */
+export class StorageConflict extends Schema.TaggedError<StorageConflict>()("StorageConflict", {
+  key: Schema.String
+}) {}
+
+/** A stored document: its JSON text and the version that conditional writes compare against. */
+export interface VersionedDocument {
+  readonly value: string
+  readonly version: string
+}
+
+/**
+ * When a document write may happen:
+ * - `absent`: only if no document is stored under the key (create);
+ * - `{ version }`: only if the stored document still has this version (update/delete);
+ * - `any`: unconditionally.
+ */
+export type WriteCondition = "absent" | "any" | { readonly version: string }
+
+export interface ListOptions {
+  /** From a previous page's `cursor`. */
+  readonly cursor?: string | undefined
+  /** Most entries on one page; adapters may return fewer. */
+  readonly limit?: number | undefined
+}
+
+/** One page of a listing in key order; `cursor` is absent on the last page. */
+export interface Page<A> {
+  readonly items: ReadonlyArray<A>
+  readonly cursor?: string | undefined
+}
+
+/** What an adapter can and cannot do, so the conformance suite and callers can adapt. */
+export interface Capabilities {
+  /** Conditional writes hold across processes (not only within one). */
+  readonly crossProcessConsistency: boolean
+}
+
+/**
+ * The basic operations an adapter implements. Keys are `/`-separated paths of safe segments
+ * chosen by the core (ids, never raw client input); blobs and documents are separate namespaces.
+ */
+export interface StorageBackend {
+  readonly capabilities: Capabilities
+  readonly putBlob: (key: string, bytes: Uint8Array, options?: { readonly contentType?: string }) => Effect.Effect<void, StorageError>
+  readonly getBlob: (key: string) => Effect.Effect<Option.Option<Uint8Array>, StorageError>
+  /** Deleting a missing blob succeeds. */
+  readonly deleteBlob: (key: string) => Effect.Effect<void, StorageError>
+  readonly listBlobs: (prefix: string, options?: ListOptions) => Effect.Effect<Page<string>, StorageError>
+  readonly getDocument: (key: string) => Effect.Effect<Option.Option<VersionedDocument>, StorageError>
+  /** Writes `value` (JSON text) when `condition` holds and returns the new version. */
+  readonly putDocument: (key: string, value: string, condition: WriteCondition) => Effect.Effect<string, StorageError | StorageConflict>
+  /** Returns whether a document was deleted; a version condition that does not hold is a conflict. */
+  readonly deleteDocument: (key: string, condition: WriteCondition) => Effect.Effect<boolean, StorageError | StorageConflict>
+  readonly listDocuments: (
+    prefix: string,
+    options?: ListOptions
+  ) => Effect.Effect<Page<{ readonly key: string; readonly document: VersionedDocument }>, StorageError>
+}
+
+/** A document decoded with its schema, and the version it was read at. */
+export interface Versioned<A> {
+  readonly value: A
+  readonly version: string
+}
+
+/** The service: the adapter's operations plus typed helpers built from them. */
+export interface StorageShape extends StorageBackend {
+  readonly getJson: <S extends Schema.Codec<any, any>>(schema: S, key: string) => Effect.Effect<Option.Option<Versioned<S["Type"]>>, StorageError>
+  /** Creates a document; a conflict means the key is taken. */
+  readonly createJson: <S extends Schema.Codec<any, any>>(schema: S, key: string, value: S["Type"]) => Effect.Effect<string, StorageError | StorageConflict>
+  /** Writes unconditionally. */
+  readonly putJson: <S extends Schema.Codec<any, any>>(schema: S, key: string, value: S["Type"]) => Effect.Effect<string, StorageError>
+  /**
+   * Read-modify-write under a version condition, retried on conflict, so no update is lost.
+   * `f` may run more than once and should be free of side effects. None when the key is missing.
+   */
+  readonly updateJson: <S extends Schema.Codec<any, any>, E, R>(
+    schema: S,
+    key: string,
+    f: (current: S["Type"]) => Effect.Effect<S["Type"], E, R>
+  ) => Effect.Effect<Option.Option<S["Type"]>, StorageError | E, R>
+  /** Every document under a prefix, decoded (pages through the adapter's listing). */
+  readonly listJson: <S extends Schema.Codec<any, any>>(schema: S, prefix: string) => Effect.Effect<ReadonlyArray<Versioned<S["Type"]> & { readonly key: string }>, StorageError>
+  /** Every blob key under a prefix. */
+  readonly listAllBlobs: (prefix: string) => Effect.Effect<ReadonlyArray<string>, StorageError>
+}
+
+export class Storage extends Context.Service<Storage, StorageShape>()("@formwright/core/Storage") {}
+
+const corrupt = (key: string, cause: unknown) => new StorageError({ message: `Stored document ${key} could not be decoded`, cause })
+
+/** Builds the full service from an adapter's basic operations. */
+export const make = (backend: StorageBackend): StorageShape => {
+  const decode = <S extends Schema.Codec<any, any>>(schema: S, key: string, text: string) =>
+    Effect.try({ try: () => JSON.parse(text) as unknown, catch: (cause) => corrupt(key, cause) }).pipe(
+      Effect.flatMap((json) => Schema.decodeUnknownEffect(schema as Schema.Codec<S["Type"], unknown>)(json)),
+      Effect.mapError((cause) => (cause instanceof StorageError ? cause : corrupt(key, cause)))
+    )
+  const encode = <S extends Schema.Codec<any, any>>(schema: S, key: string, value: S["Type"]) =>
+    Schema.encodeEffect(schema as Schema.Codec<S["Type"], unknown>)(value).pipe(
+      Effect.map((encoded) => JSON.stringify(encoded)),
+      Effect.mapError((cause) => new StorageError({ message: `Document ${key} could not be encoded`, cause }))
+    )
+
+  const getJson: StorageShape["getJson"] = (schema, key) =>
+    backend.getDocument(key).pipe(
+      Effect.flatMap(
+        Option.match({
+          onNone: () => Effect.succeedNone,
+          onSome: (doc) => Effect.map(decode(schema, key, doc.value), (value) => Option.some({ value, version: doc.version }))
+        })
+      )
+    )
+
+  const updateJson: StorageShape["updateJson"] = (schema, key, f) => {
+    const attempt = Effect.gen(function*() {
+      const current = yield* getJson(schema, key)
+      if (Option.isNone(current)) return Option.none()
+      const next = yield* f(current.value.value)
+      const text = yield* encode(schema, key, next)
+      yield* backend.putDocument(key, text, { version: current.value.version })
+      return Option.some(next)
+    })
+    // Conflicts mean another writer got there first: read again and re-apply `f`.
+    const loop = (tries: number): Effect.Effect<Option.Option<any>, any, any> =>
+      attempt.pipe(
+        Effect.catchTag("StorageConflict", () =>
+          tries >= 200
+            ? Effect.fail(new StorageError({ message: `Gave up updating ${key} after ${tries} conflicting writes` }))
+            : Effect.sleep(Math.min(2 ** Math.min(tries, 6), 50) * Math.random()).pipe(Effect.andThen(loop(tries + 1))))
+      )
+    return loop(0)
+  }
+
+  const listJson: StorageShape["listJson"] = (schema, prefix) =>
+    Effect.gen(function*() {
+      const out: Array<any> = []
+      let cursor: string | undefined
+      do {
+        const page = yield* backend.listDocuments(prefix, { cursor, limit: 1000 })
+        for (const item of page.items) {
+          const value = yield* decode(schema, item.key, item.document.value)
+          out.push({ key: item.key, value, version: item.document.version })
+        }
+        cursor = page.cursor
+      } while (cursor !== undefined)
+      return out
+    })
+
+  const listAllBlobs: StorageShape["listAllBlobs"] = (prefix) =>
+    Effect.gen(function*() {
+      const out: Array<string> = []
+      let cursor: string | undefined
+      do {
+        const page = yield* backend.listBlobs(prefix, { cursor, limit: 1000 })
+        out.push(...page.items)
+        cursor = page.cursor
+      } while (cursor !== undefined)
+      return out
+    })
+
+  return {
+    ...backend,
+    getJson,
+    createJson: (schema, key, value) => Effect.flatMap(encode(schema, key, value), (text) => backend.putDocument(key, text, "absent")),
+    putJson: (schema, key, value) =>
+      Effect.flatMap(encode(schema, key, value), (text) => backend.putDocument(key, text, "any")).pipe(
+        Effect.mapError((e) => e._tag === "StorageConflict" ? new StorageError({ message: `Unconditional write to ${key} reported a conflict` }) : e)
+      ),
+    updateJson,
+    listJson,
+    listAllBlobs
+  }
+}

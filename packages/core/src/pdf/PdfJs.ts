@@ -1,0 +1,40 @@
+/**
+ * One place that opens a PDF with pdf.js (the reader of page text and geometry), with the
+ * options a server needs: no eval, no font loading into a DOM, errors only in the log,
+ * and the document always destroyed so its memory is released.
+ */
+import { Effect } from "effect"
+import { getDocument, VerbosityLevel } from "pdfjs-dist/legacy/build/pdf.mjs"
+import type { PDFDocumentProxy } from "pdfjs-dist"
+import { unusable, type PdfUnusable } from "./PdfError.ts"
+
+export type { PDFDocumentProxy }
+
+const classify = (error: unknown): PdfUnusable => {
+  const name = (error as { name?: string })?.name ?? ""
+  if (name === "PasswordException") return unusable("UserPassword")
+  if (name === "InvalidPDFException") return unusable("NotPdf")
+  return unusable("Damaged")
+}
+
+/**
+ * Opens `bytes` with pdf.js for the lifetime of the surrounding scope. pdf.js takes ownership
+ * of the buffer it is given, so it gets a copy and the caller's bytes stay intact.
+ */
+export const open = (bytes: Uint8Array): Effect.Effect<PDFDocumentProxy, PdfUnusable, import("effect").Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.sync(() =>
+      getDocument({
+        data: bytes.slice(),
+        verbosity: VerbosityLevel.ERRORS,
+        disableFontFace: true,
+        useSystemFonts: false,
+        stopAtErrors: false
+      })
+    ),
+    (task) => Effect.promise(() => task.destroy())
+  ).pipe(Effect.flatMap((task) => Effect.tryPromise({ try: () => task.promise, catch: classify })))
+
+/** Runs `f` with the document open, closing it afterwards whatever happens. */
+export const use = <A, E, R>(bytes: Uint8Array, f: (doc: PDFDocumentProxy) => Effect.Effect<A, E, R>): Effect.Effect<A, E | PdfUnusable, R> =>
+  Effect.scoped(Effect.flatMap(open(bytes), f))
