@@ -18,7 +18,10 @@ export const prefixes = {
   updateForm: "uf",
   profileList: "pl",
   error: "error",
-  apiKey: "key"
+  apiKey: "key",
+  event: "evt",
+  formList: "fl",
+  request: "req"
 } as const
 
 export type Kind = keyof typeof prefixes

@@ -1,0 +1,162 @@
+/**
+ * The Conversions service: flat PDFs turned into fillable forms by background jobs that
+ * survive a restart (an unfinished job is run again, not lost).
+ */
+import { Context, Effect, Layer, Option } from "effect"
+import * as Clock from "./Clock.ts"
+import { ConversionJob, type JobOptions, JobNotFound } from "./ConversionJob.ts"
+import * as Converter from "./Converter.ts"
+import * as Events from "./Events.ts"
+import * as FileName from "./FileName.ts"
+import * as Forms from "./Forms.ts"
+import * as Id from "./Id.ts"
+import { InvalidInput } from "./InvalidInput.ts"
+import * as JobRunner from "./JobRunner.ts"
+import type { PdfUnusable } from "./pdf/PdfError.ts"
+import * as PdfJs from "./pdf/PdfJs.ts"
+import * as Storage from "./Storage.ts"
+
+export interface StartConversion {
+  readonly owner: Id.UserId
+  readonly bytes: Uint8Array
+  readonly fileName?: string | undefined
+  readonly options: JobOptions
+}
+
+/** A job as its status route shows it: the record, plus the PDF once completed. */
+export interface JobStatus {
+  readonly job: ConversionJob
+  readonly pdf?: Uint8Array | undefined
+}
+
+export interface ConversionsShape {
+  /** Checks the PDF and the pages asked for, stores it and schedules the job. */
+  readonly start: (input: StartConversion) => Effect.Effect<ConversionJob, PdfUnusable | InvalidInput | Storage.StorageError>
+  readonly status: (owner: Id.UserId, id: string) => Effect.Effect<JobStatus, JobNotFound | Storage.StorageError>
+}
+
+export class Conversions extends Context.Service<Conversions, ConversionsShape>()("@formwright/core/Conversions") {}
+
+export const keys = {
+  job: (owner: string, id: string) => `jobs/${owner}/${id}`,
+  input: (owner: string, id: string) => `jobs/${owner}/${id}/input.pdf`,
+  output: (owner: string, id: string) => `jobs/${owner}/${id}/output.pdf`
+}
+
+export const layer: Layer.Layer<
+  Conversions,
+  never,
+  Storage.Storage | Forms.Forms | Converter.Converter | JobRunner.JobRunner | Events.Events
+> = Layer.effect(
+  Conversions,
+  Effect.gen(function*() {
+    const storage = yield* Storage.Storage
+    const forms = yield* Forms.Forms
+    const converter = yield* Converter.Converter
+    const runner = yield* JobRunner.JobRunner
+    const events = yield* Events.Events
+
+    const update = (job: ConversionJob, change: Partial<ConversionJob>) =>
+      storage.updateJson(ConversionJob, keys.job(job.owner, job.id), (current) =>
+        Effect.succeed({ ...current, ...change, updated: Clock.nowIso() } as ConversionJob))
+
+    const convert = (job: ConversionJob) =>
+      Effect.gen(function*() {
+        const input = yield* storage.getBlob(keys.input(job.owner, job.id))
+        if (Option.isNone(input)) return yield* new Converter.ConverterError({ message: "The uploaded PDF of this job is missing." })
+        const converted = yield* converter.convert(
+          input.value,
+          {
+            pages: job.options.pages,
+            confidence: job.options.confidence,
+            resolution: job.options.resolution,
+            allowCheckboxes: job.options.allow_checkboxes
+          },
+          (progress) =>
+            update(job, { progress: { pages_done: progress.pagesDone, pages_total: progress.pagesTotal } }).pipe(
+              Effect.catchCause((cause) => Effect.logWarning("could not record conversion progress", cause))
+            )
+        )
+        yield* storage.putBlob(keys.output(job.owner, job.id), converted.pdf, { contentType: "application/pdf" })
+        return yield* forms.createConverted({
+          owner: job.owner,
+          bytes: converted.pdf,
+          fileName: job.file_name,
+          detections: converted.detections
+        })
+      })
+
+    const process = (item: JobRunner.WorkItem) =>
+      Effect.gen(function*() {
+        const found = yield* storage.getJson(ConversionJob, keys.job(item.owner, item.id))
+        if (Option.isNone(found)) return
+        const job = found.value.value
+        if (job.status === "completed" || job.status === "failed") return
+        yield* update(job, { status: "processing", attempts: job.attempts + 1 })
+        const outcome = yield* Effect.result(convert(job))
+        if (outcome._tag === "Success") {
+          const form = outcome.success
+          yield* update(job, { status: "completed", form_id: form.id })
+          yield* events.publish({
+            id: Id.make("event"),
+            type: "conversion.completed",
+            owner: job.owner,
+            created: Clock.nowIso(),
+            data: { job_id: job.id, form_id: form.id, fields: form.fields.length }
+          })
+        } else {
+          const error = outcome.failure
+          const message = error._tag === "StorageError" ? "The conversion could not be completed." : error.message
+          if (error._tag === "StorageError") yield* Effect.logError("conversion failed", error)
+          yield* update(job, { status: "failed", error_message: message })
+          yield* events.publish({
+            id: Id.make("event"),
+            type: "conversion.failed",
+            owner: job.owner,
+            created: Clock.nowIso(),
+            data: { job_id: job.id, error_message: message }
+          })
+        }
+      }).pipe(
+        Effect.catchCause((cause) => Effect.logError("conversion processing crashed", cause)),
+        Effect.withSpan("Conversions.process", { attributes: { job_id: item.id } })
+      )
+
+    yield* runner.register("conversion", process)
+
+    return Conversions.of({
+      start: Effect.fn("Conversions.start")(function*(input: StartConversion) {
+        const pageCount = yield* PdfJs.use(input.bytes, (doc) => Effect.succeed(doc.numPages))
+        const beyond = input.options.pages?.find((p) => p > pageCount)
+        if (beyond !== undefined) {
+          return yield* new InvalidInput({ field: "pages", message: `Page ${beyond} is past the end of the document (${pageCount} pages).` })
+        }
+        const now = Clock.nowIso()
+        const job: ConversionJob = {
+          id: Id.JobId.make(Id.make("job")),
+          owner: input.owner,
+          status: "pending",
+          file_name: FileName.choose(input.fileName),
+          options: input.options,
+          progress: { pages_done: 0, pages_total: input.options.pages?.length ?? pageCount },
+          attempts: 0,
+          created: now,
+          updated: now
+        }
+        yield* storage.putBlob(keys.input(job.owner, job.id), input.bytes, { contentType: "application/pdf" })
+        yield* storage.putJson(ConversionJob, keys.job(job.owner, job.id), job)
+        yield* runner.submit({ kind: "conversion", id: job.id, owner: job.owner })
+        return job
+      }),
+      status: Effect.fn("Conversions.status")(function*(owner: Id.UserId, id: string) {
+        if (!Id.isSafeSegment(id)) return yield* new JobNotFound({ jobId: id })
+        const found = yield* storage.getJson(ConversionJob, keys.job(owner, id))
+        if (Option.isNone(found)) return yield* new JobNotFound({ jobId: id })
+        const job = found.value.value
+        if (job.status !== "completed") return { job }
+        const pdf = yield* storage.getBlob(keys.output(owner, id))
+        return { job, pdf: Option.getOrUndefined(pdf) }
+      })
+    })
+  })
+)

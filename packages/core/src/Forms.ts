@@ -1,0 +1,196 @@
+/**
+ * The Forms service: upload, read, update and delete a user's forms.
+ */
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import * as Clock from "./Clock.ts"
+import type { Detection } from "./Converter.ts"
+import * as Events from "./Events.ts"
+import * as FileName from "./FileName.ts"
+import { Form, type FormPatch, FormForbidden, FormNotFound } from "./Form.ts"
+import type { FormField } from "./FormField.ts"
+import * as Id from "./Id.ts"
+import { InvalidInput } from "./InvalidInput.ts"
+import * as FormReader from "./pdf/FormReader.ts"
+import type { PdfUnusable } from "./pdf/PdfError.ts"
+import * as Storage from "./Storage.ts"
+
+export interface UploadInput {
+  readonly owner: Id.UserId
+  readonly bytes: Uint8Array
+  /** The client's name for the file (multipart name or `X-File-Name`), if any. */
+  readonly fileName?: string | undefined
+}
+
+export interface ListQuery {
+  /** Case-insensitive substring of the file name. */
+  readonly name?: string | undefined
+  /** 1-based. */
+  readonly page: number
+  readonly size: number
+}
+
+export interface ListResult<A> {
+  readonly items: ReadonlyArray<A>
+  /** Matching items across all pages. */
+  readonly total: number
+}
+
+export type Lookup = FormNotFound | FormForbidden | Storage.StorageError
+
+export interface FormsShape {
+  /** Parses and stores a PDF; nothing is stored when it is not a usable PDF. */
+  readonly upload: (input: UploadInput) => Effect.Effect<Form, PdfUnusable | Storage.StorageError>
+  /** Stores the fillable result of a conversion as a new form of the job's owner. */
+  readonly createConverted: (input: UploadInput & { readonly detections: ReadonlyArray<Detection> }) => Effect.Effect<Form, PdfUnusable | Storage.StorageError>
+  readonly list: (owner: Id.UserId, query: ListQuery) => Effect.Effect<ListResult<Form>, Storage.StorageError>
+  readonly get: (owner: Id.UserId, id: string) => Effect.Effect<Form, Lookup>
+  readonly pdf: (owner: Id.UserId, id: string) => Effect.Effect<{ readonly form: Form; readonly bytes: Uint8Array }, Lookup>
+  readonly update: (owner: Id.UserId, id: string, patch: FormPatch) => Effect.Effect<Form, Lookup | InvalidInput>
+  readonly delete: (owner: Id.UserId, id: string) => Effect.Effect<void, Lookup>
+}
+
+export class Forms extends Context.Service<Forms, FormsShape>()("@formwright/core/Forms") {}
+
+/** Storage layout of forms; an owner index makes listing a user's forms cheap. */
+export const keys = {
+  form: (id: string) => `forms/${id}`,
+  pdf: (id: string) => `forms/${id}.pdf`,
+  ownerIndex: (owner: string) => `owners/${owner}/forms/`,
+  ownerEntry: (owner: string, id: string) => `owners/${owner}/forms/${id}`
+}
+
+const OwnerEntry = Schema.Struct({ form_id: Schema.String, created: Schema.String })
+
+const applyFieldPatch = (fields: ReadonlyArray<FormField>, patches: NonNullable<FormPatch["fields"]>) =>
+  Effect.gen(function*() {
+    const byId = new Map(fields.map((f) => [f.id, f] as const))
+    for (const [index, patch] of patches.entries()) {
+      const current = byId.get(patch.id)
+      if (!current) {
+        return yield* new InvalidInput({ field: `form.fields[${index}].id`, message: `Unknown field id '${patch.id}'.` })
+      }
+      const merged = { ...current }
+      for (const [k, v] of Object.entries(patch)) if (v !== undefined) (merged as Record<string, unknown>)[k] = v
+      byId.set(patch.id, merged as FormField)
+    }
+    return fields.map((f) => byId.get(f.id)!)
+  })
+
+export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events> = Layer.effect(
+  Forms,
+  Effect.gen(function*() {
+    const storage = yield* Storage.Storage
+    const events = yield* Events.Events
+
+    const load = (owner: Id.UserId, id: string) =>
+      Effect.gen(function*() {
+        if (!Id.isSafeSegment(id)) return yield* new FormNotFound({ formId: id })
+        const found = yield* storage.getJson(Form, keys.form(id))
+        if (Option.isNone(found)) return yield* new FormNotFound({ formId: id })
+        if (found.value.value.owner !== owner) return yield* new FormForbidden({ formId: id })
+        return found.value.value
+      })
+
+    const store = (input: UploadInput, origin: Form["origin"], enrich: (fields: ReadonlyArray<FormField>) => ReadonlyArray<FormField>) =>
+      Effect.gen(function*() {
+        const parsed = yield* FormReader.readForm(input.bytes)
+        const now = Clock.nowIso()
+        const form: Form = {
+          id: Id.FormId.make(Id.make("form")),
+          owner: input.owner,
+          file_name: FileName.choose(input.fileName),
+          origin,
+          pages: parsed.pages,
+          size_bytes: input.bytes.byteLength,
+          fields: enrich(parsed.fields),
+          as_text: parsed.asText,
+          group_instructions: {},
+          line_by_line_instructions: {},
+          processed: true,
+          created: now,
+          updated: now
+        }
+        // The PDF goes first: a form record is only ever visible with its PDF in place.
+        yield* storage.putBlob(keys.pdf(form.id), input.bytes, { contentType: "application/pdf" })
+        yield* storage.putJson(Form, keys.form(form.id), form)
+        yield* storage.putJson(OwnerEntry, keys.ownerEntry(form.owner, form.id), { form_id: form.id, created: now })
+        return form
+      })
+
+    const upload = Effect.fn("Forms.upload")(function*(input: UploadInput) {
+      const form = yield* store(input, "upload", (fields) => fields)
+      yield* events.publish({
+        id: Id.make("event"),
+        type: "form.uploaded",
+        owner: form.owner,
+        created: form.created,
+        data: { form_id: form.id, file_name: form.file_name, pages: form.pages, fields: form.fields.length }
+      })
+      return form
+    })
+
+    const createConverted = Effect.fn("Forms.createConverted")(function*(input: UploadInput & { readonly detections: ReadonlyArray<Detection> }) {
+      const byName = new Map(input.detections.map((d) => [d.formName, d] as const))
+      return yield* store(input, "conversion", (fields) =>
+        fields.map((field) => {
+          const detection = byName.get(field.form_name)
+          return detection ? { ...field, name: detection.name, confidence: detection.confidence } : field
+        }))
+    })
+
+    const list = Effect.fn("Forms.list")(function*(owner: Id.UserId, query: ListQuery) {
+      const entries = yield* storage.listJson(OwnerEntry, keys.ownerIndex(owner))
+      const forms: Array<Form> = []
+      for (const entry of entries) {
+        const found = yield* storage.getJson(Form, keys.form(entry.value.form_id))
+        if (Option.isSome(found) && found.value.value.owner === owner) forms.push(found.value.value)
+      }
+      const needle = query.name?.toLowerCase()
+      const matching = forms
+        .filter((f) => needle === undefined || f.file_name.toLowerCase().includes(needle))
+        .sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : a.id < b.id ? 1 : -1))
+      const start = (query.page - 1) * query.size
+      return { items: matching.slice(start, start + query.size), total: matching.length }
+    })
+
+    const update = Effect.fn("Forms.update")(function*(owner: Id.UserId, id: string, patch: FormPatch) {
+      yield* load(owner, id)
+      const updated = yield* storage.updateJson(Form, keys.form(id), (current) =>
+        Effect.gen(function*() {
+          const fields = patch.fields ? yield* applyFieldPatch(current.fields, patch.fields) : current.fields
+          return {
+            ...current,
+            fields,
+            as_text: patch.as_text ?? current.as_text,
+            form_url: patch.form_url ?? current.form_url,
+            group_instructions: patch.group_instructions ?? current.group_instructions,
+            line_by_line_instructions: patch.line_by_line_instructions ?? current.line_by_line_instructions,
+            updated: Clock.nowIso()
+          } satisfies Form
+        }))
+      if (Option.isNone(updated)) return yield* new FormNotFound({ formId: id })
+      return updated.value
+    })
+
+    return Forms.of({
+      upload,
+      createConverted,
+      list,
+      get: Effect.fn("Forms.get")(load),
+      pdf: Effect.fn("Forms.pdf")(function*(owner: Id.UserId, id: string) {
+        const form = yield* load(owner, id)
+        const bytes = yield* storage.getBlob(keys.pdf(id))
+        if (Option.isNone(bytes)) return yield* new FormNotFound({ formId: id })
+        return { form, bytes: bytes.value }
+      }),
+      update,
+      delete: Effect.fn("Forms.delete")(function*(owner: Id.UserId, id: string) {
+        const form = yield* load(owner, id)
+        // The record goes first so a half-finished delete never shows a form without its PDF.
+        yield* storage.deleteDocument(keys.form(id), "any").pipe(Effect.catchTag("StorageConflict", () => Effect.void))
+        yield* storage.deleteDocument(keys.ownerEntry(form.owner, id), "any").pipe(Effect.catchTag("StorageConflict", () => Effect.void))
+        yield* storage.deleteBlob(keys.pdf(id))
+      })
+    })
+  })
+)

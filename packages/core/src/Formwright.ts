@@ -1,0 +1,54 @@
+/**
+ * Everything the core offers, wired together: give it Storage, a Converter and a SourceFetcher
+ * and get Forms, Profiles, Sessions, Conversions and ApiKeys, with in-process events and jobs.
+ * Jobs recorded before a restart are resumed when the layer starts.
+ */
+import { Effect, Layer } from "effect"
+import * as ApiKeys from "./ApiKeys.ts"
+import * as Conversions from "./Conversions.ts"
+import type * as Converter from "./Converter.ts"
+import * as Events from "./Events.ts"
+import * as Forms from "./Forms.ts"
+import * as JobRunner from "./JobRunner.ts"
+import * as Profiles from "./Profiles.ts"
+import * as Sessions from "./Sessions.ts"
+import type * as SourceFetcher from "./SourceFetcher.ts"
+import type * as Storage from "./Storage.ts"
+
+export interface Options {
+  /** Background jobs run at once (default 2). */
+  readonly concurrency?: number
+}
+
+/** The services an application uses. */
+export type Services =
+  | Forms.Forms
+  | Profiles.Profiles
+  | Sessions.Sessions
+  | Conversions.Conversions
+  | ApiKeys.ApiKeys
+  | Events.Events
+  | Events.EventBus
+  | JobRunner.JobRunner
+
+/** The core on top of the given ports, resuming unfinished jobs once every service is ready. */
+export const layer = (
+  options: Options = {}
+): Layer.Layer<Services, never, Storage.Storage | Converter.Converter | SourceFetcher.SourceFetcher> => {
+  const base = Layer.mergeAll(JobRunner.layerInProcess({ concurrency: options.concurrency ?? 2 }), Events.layerInProcess)
+  const forms = Forms.layer.pipe(Layer.provideMerge(base))
+  const profiles = Profiles.layer
+  const services = Layer.mergeAll(Sessions.layer, Conversions.layer).pipe(
+    Layer.provideMerge(Layer.mergeAll(forms, profiles, ApiKeys.layer))
+  )
+  const resume = Layer.effectDiscard(
+    Effect.gen(function*() {
+      const runner = yield* JobRunner.JobRunner
+      const resumed = yield* runner.resume.pipe(
+        Effect.catchCause((cause) => Effect.logError("could not resume unfinished jobs", cause).pipe(Effect.as(0)))
+      )
+      if (resumed > 0) yield* Effect.logInfo(`resumed ${resumed} unfinished job(s)`)
+    })
+  )
+  return Layer.provideMerge(resume, services)
+}

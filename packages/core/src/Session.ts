@@ -1,0 +1,64 @@
+/**
+ * An autofill session: a form, the sources to fill it from, and, once done, the filled PDF.
+ */
+import { Schema } from "effect"
+import { FieldValue } from "./FormField.ts"
+import { FormId, SessionId, UserId } from "./Id.ts"
+
+export const SessionStatus = Schema.Literals(["pending", "processing", "completed", "failed"])
+export type SessionStatus = typeof SessionStatus.Type
+
+/** A file uploaded with the session (multipart `files`). */
+export const SessionFile = Schema.Struct({
+  id: Schema.String,
+  file_name: Schema.String,
+  content_type: Schema.String,
+  size_bytes: Schema.Number
+})
+export type SessionFile = typeof SessionFile.Type
+
+/** A field the filler wrote, and where its value came from. */
+export const FilledField = Schema.Struct({
+  field_id: Schema.String,
+  form_name: Schema.String,
+  name: Schema.String,
+  value: FieldValue,
+  /** `profile:<id>`, `text_info`, `file:<id>` or `url:<url>`. */
+  source: Schema.String,
+  confidence: Schema.Number
+})
+export type FilledField = typeof FilledField.Type
+
+export const UnfilledField = Schema.Struct({
+  field_id: Schema.String,
+  form_name: Schema.String,
+  name: Schema.String
+})
+export type UnfilledField = typeof UnfilledField.Type
+
+export const Session = Schema.Struct({
+  id: SessionId,
+  owner: UserId,
+  form_id: FormId,
+  status: SessionStatus,
+  profile_ids: Schema.Array(Schema.String),
+  file_urls: Schema.Array(Schema.String),
+  text_info: Schema.optionalKey(Schema.String),
+  files: Schema.Array(SessionFile),
+  filled_fields: Schema.optionalKey(Schema.Array(FilledField)),
+  unfilled_fields: Schema.optionalKey(Schema.Array(UnfilledField)),
+  error_message: Schema.optionalKey(Schema.String),
+  created: Schema.String,
+  updated: Schema.String
+})
+export type Session = typeof Session.Type
+
+export class SessionNotFound extends Schema.TaggedError<SessionNotFound>()("SessionNotFound", {
+  sessionId: Schema.String
+}) {}
+
+/** The filled PDF was asked for before the session completed. */
+export class SessionNotReady extends Schema.TaggedError<SessionNotReady>()("SessionNotReady", {
+  sessionId: Schema.String,
+  status: SessionStatus
+}) {}

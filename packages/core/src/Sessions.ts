@@ -1,0 +1,236 @@
+/**
+ * The Sessions service: autofill sessions, created at once and filled in the background.
+ */
+import { Context, Effect, Layer, Option } from "effect"
+import * as Documents from "./autofill/Documents.ts"
+import { type Fact, fromLines, fromRecord, sourceConfidence } from "./autofill/Fact.ts"
+import * as Matcher from "./autofill/Matcher.ts"
+import * as Clock from "./Clock.ts"
+import * as Events from "./Events.ts"
+import { Form, FormForbidden, FormNotFound } from "./Form.ts"
+import * as Forms from "./Forms.ts"
+import * as Id from "./Id.ts"
+import { InvalidInput } from "./InvalidInput.ts"
+import * as JobRunner from "./JobRunner.ts"
+import * as FormFiller from "./pdf/FormFiller.ts"
+import { Profile, ProfileNotFound } from "./Profile.ts"
+import * as Profiles from "./Profiles.ts"
+import { Session, type SessionFile, SessionNotFound, SessionNotReady } from "./Session.ts"
+import * as SourceFetcher from "./SourceFetcher.ts"
+import * as Storage from "./Storage.ts"
+
+export interface UploadedFile {
+  readonly fileName: string
+  readonly contentType: string
+  readonly bytes: Uint8Array
+}
+
+export interface CreateSession {
+  readonly owner: Id.UserId
+  readonly formId: string
+  readonly profileIds?: ReadonlyArray<string> | undefined
+  readonly fileUrls?: ReadonlyArray<string> | undefined
+  readonly textInfo?: string | undefined
+  readonly files?: ReadonlyArray<UploadedFile> | undefined
+}
+
+export interface SessionsShape {
+  /** Checks the form and profiles, stores the sources, and schedules the fill. */
+  readonly create: (input: CreateSession) => Effect.Effect<
+    Session,
+    FormNotFound | FormForbidden | ProfileNotFound | InvalidInput | Storage.StorageError
+  >
+  readonly get: (owner: Id.UserId, id: string) => Effect.Effect<Session, SessionNotFound | Storage.StorageError>
+  /** The filled PDF of a completed session. */
+  readonly filledPdf: (owner: Id.UserId, id: string) => Effect.Effect<Uint8Array, SessionNotFound | SessionNotReady | Storage.StorageError>
+}
+
+export class Sessions extends Context.Service<Sessions, SessionsShape>()("@formwright/core/Sessions") {}
+
+export const keys = {
+  session: (owner: string, id: string) => `sessions/${owner}/${id}`,
+  file: (owner: string, id: string, fileId: string) => `sessions/${owner}/${id}/files/${fileId}`,
+  filled: (owner: string, id: string) => `sessions/${owner}/${id}/filled.pdf`
+}
+
+const validateUrl = (url: string, index: number) =>
+  Effect.gen(function*() {
+    let parsed: URL
+    try {
+      parsed = new URL(url)
+    } catch {
+      return yield* new InvalidInput({ field: `file_urls[${index}]`, message: `'${url}' is not a URL.` })
+    }
+    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
+      return yield* new InvalidInput({ field: `file_urls[${index}]`, message: `'${url}' must use https.` })
+    }
+    return parsed.toString()
+  })
+
+class FillFailure extends Error {}
+
+export const layer: Layer.Layer<
+  Sessions,
+  never,
+  Storage.Storage | Forms.Forms | Profiles.Profiles | JobRunner.JobRunner | SourceFetcher.SourceFetcher | Events.Events
+> = Layer.effect(
+  Sessions,
+  Effect.gen(function*() {
+    const storage = yield* Storage.Storage
+    const forms = yield* Forms.Forms
+    const profiles = yield* Profiles.Profiles
+    const runner = yield* JobRunner.JobRunner
+    const fetcher = yield* SourceFetcher.SourceFetcher
+    const events = yield* Events.Events
+
+    const get = Effect.fn("Sessions.get")(function*(owner: Id.UserId, id: string) {
+      if (!Id.isSafeSegment(id)) return yield* new SessionNotFound({ sessionId: id })
+      const found = yield* storage.getJson(Session, keys.session(owner, id))
+      if (Option.isNone(found)) return yield* new SessionNotFound({ sessionId: id })
+      return found.value.value
+    })
+
+    const setState = (session: Session, change: Partial<Session>) =>
+      storage.updateJson(Session, keys.session(session.owner, session.id), (current) =>
+        Effect.succeed({ ...current, ...change, updated: Clock.nowIso() } as Session))
+
+    /** Facts in priority order: text typed for this session, profiles, then documents. */
+    const gatherFacts = (session: Session) =>
+      Effect.gen(function*() {
+        const facts: Array<Fact> = []
+        if (session.text_info) facts.push(...fromLines(session.text_info, "text_info", sourceConfidence.textInfo))
+        for (const profileId of session.profile_ids) {
+          const found = yield* storage.getJson(Profile, Profiles.keys.profile(session.owner, profileId))
+          if (Option.isNone(found)) return yield* Effect.fail(new FillFailure(`Profile ${profileId} no longer exists.`))
+          const profile = found.value.value
+          facts.push(...fromRecord(profile.data, `profile:${profileId}`, sourceConfidence.profile))
+          facts.push(...fromRecord({ name: profile.name }, `profile:${profileId}`, sourceConfidence.profile * 0.9))
+          for (const file of profile.files) {
+            const bytes = yield* profiles.fileBytes(session.owner, profileId, file.id)
+            if (Option.isSome(bytes)) facts.push(...(yield* Documents.facts(bytes.value, file.content_type, `file:${file.id}`)))
+          }
+        }
+        for (const file of session.files) {
+          const bytes = yield* storage.getBlob(keys.file(session.owner, session.id, file.id))
+          if (Option.isSome(bytes)) facts.push(...(yield* Documents.facts(bytes.value, file.content_type, `file:${file.id}`)))
+        }
+        for (const url of session.file_urls) {
+          const fetched = yield* fetcher.fetch(url).pipe(Effect.mapError((e) => new FillFailure(e.message)))
+          facts.push(...(yield* Documents.facts(fetched.bytes, fetched.contentType, `url:${url}`)))
+        }
+        return facts
+      })
+
+    const fill = (session: Session) =>
+      Effect.gen(function*() {
+        const formRecord = yield* storage.getJson(Form, Forms.keys.form(session.form_id))
+        const pdf = yield* storage.getBlob(Forms.keys.pdf(session.form_id))
+        if (Option.isNone(formRecord) || Option.isNone(pdf) || formRecord.value.value.owner !== session.owner) {
+          return yield* Effect.fail(new FillFailure("The form of this session no longer exists."))
+        }
+        const form = formRecord.value.value
+        const facts = yield* gatherFacts(session)
+        const matches = Matcher.match(form.fields, facts)
+        const result = yield* FormFiller.fillForm(
+          pdf.value,
+          matches.map((m) => ({ formName: m.field.form_name, value: m.value }))
+        ).pipe(Effect.mapError((e) => new FillFailure(e.message)))
+        const applied = new Set(result.applied)
+        const filled = matches.filter((m) => applied.has(m.field.form_name))
+        const filledIds = new Set(filled.map((m) => m.field.id))
+        yield* storage.putBlob(keys.filled(session.owner, session.id), result.pdf, { contentType: "application/pdf" })
+        return {
+          filled_fields: filled.map((m) => ({
+            field_id: m.field.id,
+            form_name: m.field.form_name,
+            name: m.field.name,
+            value: m.value,
+            source: m.fact.source,
+            confidence: m.fact.confidence
+          })),
+          unfilled_fields: form.fields
+            .filter((f) => !filledIds.has(f.id) && f.form_type !== "PushButton")
+            .map((f) => ({ field_id: f.id, form_name: f.form_name, name: f.name }))
+        }
+      })
+
+    const process = (item: JobRunner.WorkItem) =>
+      Effect.gen(function*() {
+        const found = yield* storage.getJson(Session, keys.session(item.owner, item.id))
+        if (Option.isNone(found)) return
+        const session = found.value.value
+        if (session.status === "completed" || session.status === "failed") return
+        yield* setState(session, { status: "processing" })
+        const outcome = yield* Effect.result(fill(session))
+        if (outcome._tag === "Success") {
+          yield* setState(session, { status: "completed", ...outcome.success })
+          yield* events.publish({
+            id: Id.make("event"),
+            type: "session.completed",
+            owner: session.owner,
+            created: Clock.nowIso(),
+            data: { session_id: session.id, form_id: session.form_id, filled: outcome.success.filled_fields.length }
+          })
+        } else {
+          const error = outcome.failure
+          const message = error instanceof FillFailure ? error.message : "The session could not be processed."
+          if (!(error instanceof FillFailure)) yield* Effect.logError("session failed", error)
+          yield* setState(session, { status: "failed", error_message: message })
+          yield* events.publish({
+            id: Id.make("event"),
+            type: "session.failed",
+            owner: session.owner,
+            created: Clock.nowIso(),
+            data: { session_id: session.id, form_id: session.form_id, error_message: message }
+          })
+        }
+      }).pipe(
+        Effect.catchCause((cause) => Effect.logError("session processing crashed", cause)),
+        Effect.withSpan("Sessions.process", { attributes: { session_id: item.id } })
+      )
+
+    yield* runner.register("session", process)
+
+    return Sessions.of({
+      create: Effect.fn("Sessions.create")(function*(input: CreateSession) {
+        yield* forms.get(input.owner, input.formId)
+        const profileIds = [...new Set(input.profileIds ?? [])]
+        for (const profileId of profileIds) yield* profiles.get(input.owner, profileId)
+        const fileUrls: Array<string> = []
+        for (const [index, url] of (input.fileUrls ?? []).entries()) fileUrls.push(yield* validateUrl(url, index))
+
+        const id = Id.SessionId.make(Id.make("session"))
+        const files: Array<SessionFile> = []
+        for (const file of input.files ?? []) {
+          const stored: SessionFile = { id: Id.make("file"), file_name: file.fileName, content_type: file.contentType, size_bytes: file.bytes.byteLength }
+          yield* storage.putBlob(keys.file(input.owner, id, stored.id), file.bytes, { contentType: file.contentType })
+          files.push(stored)
+        }
+        const now = Clock.nowIso()
+        const session: Session = {
+          id,
+          owner: input.owner,
+          form_id: Id.FormId.make(input.formId),
+          status: "pending",
+          profile_ids: profileIds,
+          file_urls: fileUrls,
+          ...(input.textInfo !== undefined && input.textInfo !== "" ? { text_info: input.textInfo } : {}),
+          files,
+          created: now,
+          updated: now
+        }
+        yield* storage.putJson(Session, keys.session(input.owner, id), session)
+        yield* runner.submit({ kind: "session", id, owner: input.owner })
+        return session
+      }),
+      get,
+      filledPdf: Effect.fn("Sessions.filledPdf")(function*(owner: Id.UserId, id: string) {
+        const session = yield* get(owner, id)
+        if (session.status !== "completed") return yield* new SessionNotReady({ sessionId: id, status: session.status })
+        const bytes = yield* storage.getBlob(keys.filled(owner, id))
+        if (Option.isNone(bytes)) return yield* new Storage.StorageError({ message: `Filled PDF of ${id} is missing` })
+        return bytes.value
+      })
+    })
+  })
+)

@@ -1,0 +1,28 @@
+/**
+ * @formwright/core: read, fill and create PDF forms, with the services behind the /v1 API.
+ * HTTP-free; storage, conversion, events and URL fetching are ports with swappable adapters.
+ */
+export * as ApiKeys from "./ApiKeys.ts"
+export * as ConversionJob from "./ConversionJob.ts"
+export * as Conversions from "./Conversions.ts"
+export * as Converter from "./Converter.ts"
+export * as EmbeddedConverter from "./EmbeddedConverter.ts"
+export * as Events from "./Events.ts"
+export * as FileName from "./FileName.ts"
+export * as Form from "./Form.ts"
+export * as FormField from "./FormField.ts"
+export * as FormFiller from "./pdf/FormFiller.ts"
+export * as FormReader from "./pdf/FormReader.ts"
+export * as Forms from "./Forms.ts"
+export * as Formwright from "./Formwright.ts"
+export * as Id from "./Id.ts"
+export * as InvalidInput from "./InvalidInput.ts"
+export * as JobRunner from "./JobRunner.ts"
+export * as PageText from "./pdf/PageText.ts"
+export * as PdfError from "./pdf/PdfError.ts"
+export * as Profile from "./Profile.ts"
+export * as Profiles from "./Profiles.ts"
+export * as Session from "./Session.ts"
+export * as Sessions from "./Sessions.ts"
+export * as SourceFetcher from "./SourceFetcher.ts"
+export * as Storage from "./Storage.ts"

@@ -1,0 +1,27 @@
+/**
+ * The /v1 HTTP contract of Formwright as an Effect HttpApi: importable alone (no server code),
+ * so clients can derive a typed client and the server serves its OpenAPI description.
+ */
+import { HttpApi, OpenApi } from "effect/http-api"
+import { ConversionsApi } from "./api/ConversionsApi.ts"
+import { FormsApi } from "./api/FormsApi.ts"
+import { ProfilesApi } from "./api/ProfilesApi.ts"
+import { SessionsApi } from "./api/SessionsApi.ts"
+import { SystemApi } from "./api/SystemApi.ts"
+
+export { Authorization, CurrentUser } from "./api/Authorization.ts"
+export * as Errors from "./api/Errors.ts"
+export * as Wire from "./api/Wire.ts"
+
+export class Api extends HttpApi.make("formwright")
+  .add(FormsApi)
+  .add(SessionsApi)
+  .add(ConversionsApi)
+  .add(ProfilesApi)
+  .add(SystemApi)
+  .annotateMerge(OpenApi.annotations({
+    title: "Formwright /v1",
+    version: "1",
+    description: "Read, fill and create PDF forms. Authenticate with `Authorization: Bearer <key>` or `x-api-key: <key>`."
+  }))
+{}

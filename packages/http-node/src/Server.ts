@@ -1,0 +1,100 @@
+/**
+ * The server, wired in one place: storage, the core, the /v1 routes, docs, and Node's HTTP server.
+ */
+import { Effect, Layer, Option } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { NodeHttpServer } from "@effect/platform-node"
+import { ApiKeys, EmbeddedConverter, Formwright, Storage } from "@formwright/core"
+import { FsStorage } from "@formwright/storage-fs"
+import * as NetAddress from "effect/net/NetAddress"
+import { createServer } from "node:http"
+import { Api } from "./Api.ts"
+import * as Authorization from "./handlers/Authorization.ts"
+import { MaxUploadBytes } from "./handlers/Body.ts"
+import { ConversionsHandlers } from "./handlers/ConversionsHandlers.ts"
+import * as Edge from "./handlers/Edge.ts"
+import { FormsHandlers } from "./handlers/FormsHandlers.ts"
+import { ProfilesHandlers } from "./handlers/ProfilesHandlers.ts"
+import { PublicUrl, SessionsHandlers } from "./handlers/SessionsHandlers.ts"
+import { SystemHandlers } from "./handlers/SystemHandlers.ts"
+import { parseApiKeys, type ServerConfig } from "./ServerConfig.ts"
+import * as UrlSourceFetcher from "./UrlSourceFetcher.ts"
+
+export interface AppOptions {
+  readonly config: ServerConfig
+  /** Storage to serve from; by default a directory at `config.dataDir`. */
+  readonly storage?: Layer.Layer<Storage.Storage, Storage.StorageError> | undefined
+  /** On a store with no API keys at all, issue one for user `dev` and log it (first start). */
+  readonly issueFirstKey?: boolean | undefined
+}
+
+/** Keys from FORMWRIGHT_API_KEYS, and a first key for an empty store when asked. */
+const seedKeys = (options: AppOptions) =>
+  Layer.effectDiscard(
+    Effect.gen(function*() {
+      const keys = yield* ApiKeys.ApiKeys
+      const storage = yield* Storage.Storage
+      const seeds = yield* parseApiKeys(options.config.apiKeys)
+      for (const seed of seeds) yield* keys.seed(seed.user, seed.key)
+      if (seeds.length > 0) yield* Effect.logInfo(`seeded ${seeds.length} API key(s) from FORMWRIGHT_API_KEYS`)
+      if (options.issueFirstKey && seeds.length === 0) {
+        const existing = yield* storage.listDocuments("apikeys/", { limit: 1 })
+        if (existing.items.length === 0) {
+          const issued = yield* keys.create("dev")
+          yield* Effect.logWarning(
+            `No API keys existed, so one was issued for user 'dev' (shown once, stored only as a hash): ${issued.key}`
+          )
+        }
+      }
+    })
+  )
+
+/** The routes of the server and everything they need, short of an HTTP server. */
+export const layerApp = (options: AppOptions) => {
+  const { config } = options
+  const ports = Layer.mergeAll(
+    options.storage ?? FsStorage.layer({ directory: config.dataDir }),
+    EmbeddedConverter.layer,
+    UrlSourceFetcher.layer({
+      allowHttp: config.allowHttpUrls,
+      allowList: config.urlAllowList,
+      maxBytes: config.maxUploadBytes,
+      timeoutMs: 15_000
+    })
+  )
+  const core = Formwright.layer({ concurrency: config.concurrency }).pipe(Layer.provideMerge(ports))
+  const handlers = Layer.mergeAll(FormsHandlers, SessionsHandlers, ConversionsHandlers, ProfilesHandlers, SystemHandlers).pipe(
+    Layer.provide(Authorization.layer)
+  )
+  const routes = Layer.mergeAll(
+    HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(handlers)),
+    HttpApiScalar.layer(Api, { path: "/docs" }),
+    Edge.layer
+  )
+  const settings = Layer.mergeAll(
+    Layer.succeed(MaxUploadBytes, config.maxUploadBytes),
+    Layer.succeed(PublicUrl, config.publicUrl)
+  )
+  return routes.pipe(
+    Layer.provide(settings),
+    Layer.provide(seedKeys(options)),
+    Layer.provideMerge(core)
+  )
+}
+
+/** The app on Node's HTTP server at `config.host:config.port` (port 0 picks a free one). */
+export const layer = (options: AppOptions) =>
+  HttpRouter.serve(layerApp(options), { disableLogger: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.config.port, host: options.config.host }))
+  )
+
+/** The base URL the server listens on. */
+export const baseUrl = Effect.gen(function*() {
+  const server = yield* HttpServer.HttpServer
+  const address = server.address
+  if (address._tag === "UnixPathAddress") return Option.none<string>()
+  const host = NetAddress.formatHost(address)
+  const reachable = host === "0.0.0.0" || host === "::" || host === "[::]" ? "127.0.0.1" : host
+  return Option.some(`http://${reachable}:${address.port}`)
+})

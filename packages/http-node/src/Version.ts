@@ -1,0 +1,2 @@
+/** The server's version, as /health reports it. */
+export const version = "0.1.0"

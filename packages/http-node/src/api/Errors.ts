@@ -1,0 +1,46 @@
+/**
+ * Wire errors of the /v1 contract. Most routes answer with the error object
+ * `{id, created, object: "error", error_message}`; the conversion routes answer with
+ * `{error_message}` alone, as interface.md shows them.
+ */
+import { Schema } from "effect"
+
+/** The error object of contract.md. */
+export const ErrorObject = Schema.Struct({
+  id: Schema.String,
+  created: Schema.String,
+  object: Schema.Literal("error"),
+  error_message: Schema.String
+})
+export type ErrorObject = typeof ErrorObject.Type
+
+/** The bare error body of the conversion routes. */
+export const ConversionErrorBody = Schema.Struct({ error_message: Schema.String })
+
+/*
+ * Each documented error is its own class: encoding picks a union member by class, not by shape,
+ * and every error object has the same shape whatever its status.
+ */
+const fields = ErrorObject.fields
+const conversionFields = ConversionErrorBody.fields
+
+/** Documented error responses, for the OpenAPI description of each route. */
+export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(fields, { httpApiStatus: 400, description: "Malformed input; the message names the offending field." }) {}
+export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(fields, { httpApiStatus: 401, description: "Missing or unknown API key." }) {}
+export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(fields, { httpApiStatus: 403, description: "The form belongs to another user." }) {}
+export class NotFound extends Schema.Class<NotFound>("NotFound")(fields, { httpApiStatus: 404, description: "No such resource for this user." }) {}
+export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(fields, { httpApiStatus: 413, description: "The body is larger than the configured limit." }) {}
+export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(fields, { httpApiStatus: 415, description: "The Content-Type is not accepted on this route." }) {}
+export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(fields, { httpApiStatus: 422, description: "The body is not a usable PDF (not a PDF, damaged, user password, XFA-only)." }) {}
+export class Internal extends Schema.Class<Internal>("Internal")(fields, { httpApiStatus: 500, description: "Unexpected failure; the message carries a trace id, no detail." }) {}
+
+export class ConversionBadRequest extends Schema.Class<ConversionBadRequest>("ConversionBadRequest")(conversionFields, { httpApiStatus: 400, description: "Malformed input; the message names the offending parameter." }) {}
+export class ConversionNotFound extends Schema.Class<ConversionNotFound>("ConversionNotFound")(conversionFields, { httpApiStatus: 404, description: "No such job for this user." }) {}
+export class ConversionPayloadTooLarge extends Schema.Class<ConversionPayloadTooLarge>("ConversionPayloadTooLarge")(conversionFields, { httpApiStatus: 413, description: "The body is larger than the configured limit." }) {}
+export class ConversionUnsupportedMediaType extends Schema.Class<ConversionUnsupportedMediaType>("ConversionUnsupportedMediaType")(conversionFields, { httpApiStatus: 415, description: "The Content-Type is not accepted on this route." }) {}
+export class ConversionUnprocessable extends Schema.Class<ConversionUnprocessable>("ConversionUnprocessable")(conversionFields, { httpApiStatus: 422, description: "The body is not a usable PDF." }) {}
+export class ConversionInternal extends Schema.Class<ConversionInternal>("ConversionInternal")(conversionFields, { httpApiStatus: 500, description: "Unexpected failure." }) {}
+
+/** The errors every authenticated route may answer. */
+export const common = [BadRequest, Unauthorized, Internal] as const
+export const conversionCommon = [ConversionBadRequest, Unauthorized, ConversionInternal] as const

@@ -1,0 +1,64 @@
+/**
+ * Forms: upload, read, update, delete (interface.md route 1 and 6, contract.md's additions).
+ */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Authorization } from "./Authorization.ts"
+import * as Errors from "./Errors.ts"
+import * as Wire from "./Wire.ts"
+
+/** A PDF body: raw bytes as `application/pdf` or `application/octet-stream`. */
+export const pdfBody = [
+  Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" })),
+  Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/octet-stream" }))
+] as const
+
+/** A PDF in a multipart form field named `file`. */
+export const multipartFile = Schema.Struct({ file: Schema.Uint8Array }).pipe(HttpApiSchema.asMultipart())
+
+export const PageQuery = {
+  name: Schema.optional(Schema.String).annotate({ description: "Case-insensitive substring filter." }),
+  page: Schema.optional(Schema.String).annotate({ description: "1-based page number (default 1)." }),
+  size: Schema.optional(Schema.String).annotate({ description: "Items per page, 1 to 100 (default 10)." })
+}
+
+const id = { id: Schema.String }
+
+export class FormsApi extends HttpApiGroup.make("forms")
+  .add(
+    HttpApiEndpoint.post("upload", "/v1/forms/upload", {
+      headers: { "x-file-name": Schema.optional(Schema.String) },
+      payload: [...pdfBody, multipartFile],
+      success: Schema.Array(Wire.UploadResult),
+      error: [...Errors.common, Errors.PayloadTooLarge, Errors.UnsupportedMediaType, Errors.Unprocessable]
+    }).annotate(OpenApi.Description, "Uploads one PDF form and returns its parsed fields (an array of one result)."),
+    HttpApiEndpoint.get("list", "/v1/forms", {
+      query: PageQuery,
+      success: Wire.FormList,
+      error: Errors.common
+    }).annotate(OpenApi.Description, "The caller's forms, newest first, with the total across pages."),
+    HttpApiEndpoint.get("get", "/v1/forms/:id", {
+      params: id,
+      success: Wire.FormDefinition,
+      error: [...Errors.common, Errors.Forbidden, Errors.NotFound]
+    }).annotate(OpenApi.Description, "The stored definition of a form."),
+    HttpApiEndpoint.get("pdf", "/v1/forms/:id/pdf", {
+      params: id,
+      success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" })),
+      error: [...Errors.common, Errors.Forbidden, Errors.NotFound]
+    }).annotate(OpenApi.Description, "The stored PDF of a form."),
+    HttpApiEndpoint.put("update", "/v1/forms/:id", {
+      params: id,
+      payload: Wire.UpdateFormRequest,
+      success: Wire.UpdateFormResult,
+      error: [...Errors.common, Errors.Forbidden, Errors.NotFound, Errors.UnsupportedMediaType]
+    }).annotate(OpenApi.Description, "Merges the given members into the stored form; absent members are kept."),
+    HttpApiEndpoint.delete("delete", "/v1/forms/:id", {
+      params: id,
+      success: Wire.Deleted,
+      error: [...Errors.common, Errors.Forbidden, Errors.NotFound]
+    }).annotate(OpenApi.Description, "Deletes a form and its PDF.")
+  )
+  .middleware(Authorization)
+  .annotate(OpenApi.Title, "Forms")
+{}

@@ -1,0 +1,46 @@
+/**
+ * Profiles: the list of interface.md route 7, and contract.md's create/read/update/delete/files.
+ */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Authorization } from "./Authorization.ts"
+import * as Errors from "./Errors.ts"
+import { PageQuery } from "./FormsApi.ts"
+import * as Wire from "./Wire.ts"
+
+const id = { id: Schema.String }
+
+export class ProfilesApi extends HttpApiGroup.make("profiles")
+  .add(
+    HttpApiEndpoint.get("list", "/v1/profiles", {
+      query: { ...PageQuery, status: Schema.optional(Schema.String).annotate({ description: "`Active` or `Inactive`." }) },
+      success: Wire.ProfileList,
+      error: Errors.common
+    }).annotate(OpenApi.Description, "The caller's profiles, newest first; `total` counts every match across pages."),
+    HttpApiEndpoint.post("create", "/v1/profiles", {
+      payload: Wire.CreateProfile,
+      success: Wire.Profile.pipe(HttpApiSchema.status(201)),
+      error: [...Errors.common, Errors.UnsupportedMediaType]
+    }),
+    HttpApiEndpoint.get("get", "/v1/profiles/:id", { params: id, success: Wire.Profile, error: [...Errors.common, Errors.NotFound] }),
+    HttpApiEndpoint.patch("update", "/v1/profiles/:id", {
+      params: id,
+      payload: Wire.PatchProfile,
+      success: Wire.Profile,
+      error: [...Errors.common, Errors.NotFound, Errors.UnsupportedMediaType]
+    }).annotate(OpenApi.Description, "Present members replace; `data` merges key by key (a null value removes a key)."),
+    HttpApiEndpoint.delete("delete", "/v1/profiles/:id", { params: id, success: Wire.Deleted, error: [...Errors.common, Errors.NotFound] }),
+    HttpApiEndpoint.post("attachFile", "/v1/profiles/:id/files", {
+      params: id,
+      headers: { "x-file-name": Schema.optional(Schema.String) },
+      payload: [
+        Schema.Struct({ file: Schema.Uint8Array }).pipe(HttpApiSchema.asMultipart()),
+        Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/octet-stream" }))
+      ],
+      success: Wire.Profile.pipe(HttpApiSchema.status(201)),
+      error: [...Errors.common, Errors.NotFound, Errors.PayloadTooLarge, Errors.UnsupportedMediaType]
+    }).annotate(OpenApi.Description, "Attaches a source document (PDF, text or JSON) whose content feeds autofill.")
+  )
+  .middleware(Authorization)
+  .annotate(OpenApi.Title, "Profiles")
+{}

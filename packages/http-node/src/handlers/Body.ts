@@ -1,0 +1,91 @@
+/**
+ * Reading request bodies within the configured limit, and classifying their content type.
+ */
+import { Context, Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { type Family, fail, Reply } from "./Respond.ts"
+
+/** The largest body accepted, in bytes (FORMWRIGHT_MAX_UPLOAD_BYTES). */
+export class MaxUploadBytes extends Context.Reference<number>("@formwright/http-node/MaxUploadBytes", {
+  defaultValue: () => 50 * 1024 * 1024
+}) {}
+
+/** The media type of the request, lower case, without parameters ("" when absent). */
+export const mediaType = (request: HttpServerRequest.HttpServerRequest): string =>
+  (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
+
+const tooLarge = (family: Family, limit: number) => fail(family, 413, `The body is larger than the limit of ${limit} bytes.`)
+
+/**
+ * The whole body, refused with 413 as soon as it passes the limit (by Content-Length when the
+ * client sent one, else while reading), so an oversized upload never sits in memory.
+ */
+export const read = (request: HttpServerRequest.HttpServerRequest, family: Family): Effect.Effect<Uint8Array, Reply> =>
+  Effect.gen(function*() {
+    const limit = yield* MaxUploadBytes
+    const declared = Number(request.headers["content-length"] ?? Number.NaN)
+    if (Number.isFinite(declared) && declared > limit) return yield* tooLarge(family, limit)
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    const body = yield* Effect.callback<Uint8Array | "too-large", Reply>((resume) => {
+      const chunks: Array<Buffer> = []
+      let size = 0
+      let done = false
+      const finish = (value: Uint8Array | "too-large") => {
+        if (done) return
+        done = true
+        incoming.off("data", onData)
+        resume(Effect.succeed(value))
+      }
+      const onData = (chunk: Buffer) => {
+        size += chunk.length
+        if (size > limit) {
+          // Stop reading; the rest of the upload is discarded as it arrives.
+          incoming.resume()
+          return finish("too-large")
+        }
+        chunks.push(chunk)
+      }
+      incoming.on("data", onData)
+      incoming.once("end", () => finish(new Uint8Array(Buffer.concat(chunks, size))))
+      incoming.once("error", () => {
+        if (!done) {
+          done = true
+          resume(fail(family, 400, "The request body could not be read."))
+        }
+      })
+    })
+    if (body === "too-large") return yield* tooLarge(family, limit)
+    return body
+  })
+
+/** A multipart body parsed with the platform's own FormData parser. */
+export const multipart = (bytes: Uint8Array, contentType: string, family: Family): Effect.Effect<FormData, Reply> =>
+  Effect.tryPromise({
+    try: () => new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": contentType } }).formData(),
+    catch: () => new Reply(undefined as never)
+  }).pipe(Effect.catch(() => fail(family, 400, "The multipart body is malformed.")))
+
+/** A file part of a multipart form, with its bytes. */
+export interface FilePart {
+  readonly name: string
+  readonly type: string
+  readonly bytes: Uint8Array
+}
+
+export const fileParts = (form: FormData, field: string): Effect.Effect<ReadonlyArray<FilePart>> =>
+  Effect.promise(async () => {
+    const parts: Array<FilePart> = []
+    for (const entry of form.getAll(field)) {
+      if (typeof entry === "string") continue
+      parts.push({ name: entry.name, type: entry.type || "application/octet-stream", bytes: new Uint8Array(await entry.arrayBuffer()) })
+    }
+    return parts
+  })
+
+/** The body as JSON, with a 400 naming the problem when it is not. */
+export const json = (bytes: Uint8Array, family: Family): Effect.Effect<unknown, Reply> =>
+  Effect.try({
+    try: () => JSON.parse(new TextDecoder().decode(bytes)) as unknown,
+    catch: () => new Reply(undefined as never)
+  }).pipe(Effect.catch(() => fail(family, 400, "The body is not valid JSON.")))

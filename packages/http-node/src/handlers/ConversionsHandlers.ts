@@ -1,0 +1,63 @@
+/**
+ * Handlers of the conversion group: both route families share one implementation.
+ */
+import { Effect } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { Conversions } from "@formwright/core"
+import { Api } from "../Api.ts"
+import { CurrentUser } from "../api/Authorization.ts"
+import { pdfUpload } from "./FormsHandlers.ts"
+import * as Query from "./Query.ts"
+import { handle, json } from "./Respond.ts"
+
+const family = "conversion" as const
+
+const options = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const params = new URL(request.url, "http://x").searchParams
+    const get = (name: string) => params.get(name) ?? undefined
+    const pages = yield* Query.pages(family, get("pages"))
+    return {
+      ...(pages ? { pages } : {}),
+      confidence: yield* Query.number(family, "confidence", get("confidence"), 0.1, 0, 1),
+      resolution: yield* Query.integer(family, "resolution", get("resolution"), 1600, 256, 4096),
+      allow_checkboxes: yield* Query.boolean(family, "allow_checkboxes", get("allow_checkboxes"), true)
+    }
+  })
+
+export const ConversionsHandlers = HttpApiBuilder.group(Api, "conversions", (handlers) =>
+  Effect.gen(function*() {
+    const conversions = yield* Conversions.Conversions
+
+    const start = (request: HttpServerRequest.HttpServerRequest, allowMultipart: boolean) =>
+      handle(family, Effect.gen(function*() {
+        const user = yield* CurrentUser
+        const upload = yield* pdfUpload(request, {
+          family,
+          allowMultipart,
+          unsupportedMessage: allowMultipart ? "Expected octet-stream or pdf or multipart/form-data" : "Expected octet-stream or pdf"
+        })
+        const jobOptions = yield* options(request)
+        const job = yield* conversions.start({ owner: user.id, bytes: upload.bytes, fileName: upload.fileName, options: jobOptions })
+        return json(200, { job_id: job.id })
+      }))
+
+    const status = (jobId: string) =>
+      handle(family, Effect.gen(function*() {
+        const user = yield* CurrentUser
+        const { job, pdf } = yield* conversions.status(user.id, jobId)
+        return json(200, {
+          status: job.status,
+          ...(job.status === "pending" || job.status === "processing" ? { progress: job.progress } : {}),
+          ...(job.status === "failed" ? { error_message: job.error_message ?? "The conversion failed." } : {}),
+          ...(job.status === "completed" ? { form_id: job.form_id, base64: pdf ? Buffer.from(pdf).toString("base64") : "" } : {})
+        })
+      }))
+
+    return handlers
+      .handleRaw("startForms", ({ request }) => start(request, false))
+      .handleRaw("startUtils", ({ request }) => start(request, true))
+      .handleRaw("statusForms", ({ params }) => status(params.job_id))
+      .handleRaw("statusUtils", ({ params }) => status(params.job_id))
+  }))

@@ -1,0 +1,128 @@
+/**
+ * Handlers of the forms group.
+ */
+import { Effect } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { Forms, Id } from "@formwright/core"
+import { Api } from "../Api.ts"
+import { CurrentUser } from "../api/Authorization.ts"
+import * as Wire from "../api/Wire.ts"
+import * as Body from "./Body.ts"
+import * as Query from "./Query.ts"
+import { fail, handle, json } from "./Respond.ts"
+import * as Out from "./Wire.ts"
+
+const pdfTypes = new Set(["application/pdf", "application/octet-stream"])
+
+/**
+ * The PDF of an upload-like request and the client's name for it: raw bytes with
+ * `X-File-Name`, or the multipart field `file` with its own name (when multipart is allowed).
+ */
+export const pdfUpload = (request: HttpServerRequest.HttpServerRequest, options: {
+  readonly family: "standard" | "conversion"
+  readonly allowMultipart: boolean
+  readonly unsupportedMessage: string
+}) =>
+  Effect.gen(function*() {
+    const type = Body.mediaType(request)
+    const multipart = options.allowMultipart && type === "multipart/form-data"
+    if (!pdfTypes.has(type) && !multipart) return yield* fail(options.family, 415, options.unsupportedMessage)
+    const bytes = yield* Body.read(request, options.family)
+    if (!multipart) {
+      const header = request.headers["x-file-name"]
+      return { bytes, fileName: header === undefined ? undefined : decodeHeaderName(header) }
+    }
+    const form = yield* Body.multipart(bytes, request.headers["content-type"] ?? "", options.family)
+    const [file] = yield* Body.fileParts(form, "file")
+    if (!file) return yield* fail(options.family, 400, "Invalid file: the multipart body has no file field named 'file'.")
+    return { bytes: file.bytes, fileName: file.name }
+  })
+
+/** `X-File-Name` may be percent-encoded to carry non-ASCII names through HTTP headers. */
+const decodeHeaderName = (value: string) => {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
+}
+
+export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
+  Effect.gen(function*() {
+    const forms = yield* Forms.Forms
+    return handlers
+      .handleRaw("upload", ({ request }) =>
+        handle("standard", Effect.gen(function*() {
+          const user = yield* CurrentUser
+          const upload = yield* pdfUpload(request, { family: "standard", allowMultipart: true, unsupportedMessage: "Expected octet-stream or pdf" })
+          const form = yield* forms.upload({ owner: user.id, bytes: upload.bytes, fileName: upload.fileName })
+          return json(200, [{
+            id: Id.make("upload"),
+            object: "upload_form",
+            form_id: form.id,
+            file_name: form.file_name,
+            pages: form.pages,
+            fields: form.fields
+          }])
+        })))
+      .handleRaw("list", ({ request }) =>
+        handle("standard", Effect.gen(function*() {
+          const user = yield* CurrentUser
+          const params = new URL(request.url, "http://x").searchParams
+          const page = yield* Query.integer("standard", "page", params.get("page") ?? undefined, 1, 1, 1_000_000)
+          const size = yield* Query.integer("standard", "size", params.get("size") ?? undefined, 10, 1, 100)
+          const result = yield* forms.list(user.id, { name: params.get("name") ?? undefined, page, size })
+          return json(200, { id: Id.make("formList"), object: "forms", total: result.total, forms: result.items.map(Out.formDefinition) })
+        })))
+      .handleRaw("get", ({ params }) =>
+        handle("standard", Effect.gen(function*() {
+          const user = yield* CurrentUser
+          return json(200, Out.formDefinition(yield* forms.get(user.id, params.id)))
+        })))
+      .handleRaw("pdf", ({ params }) =>
+        handle("standard", Effect.gen(function*() {
+          const user = yield* CurrentUser
+          const { bytes, form } = yield* forms.pdf(user.id, params.id)
+          return HttpServerResponse.uint8Array(bytes, {
+            contentType: "application/pdf",
+            headers: { "content-disposition": `attachment; filename="${asciiName(form.file_name)}"` }
+          })
+        })))
+      .handleRaw("update", ({ params, request }) =>
+        handle("standard", Effect.gen(function*() {
+          const user = yield* CurrentUser
+          if (Body.mediaType(request) !== "application/json") return yield* fail("standard", 415, "Expected application/json")
+          const input = yield* Query.decode("standard", Wire.UpdateFormRequest, yield* Body.json(yield* Body.read(request, "standard"), "standard"))
+          const patch = input.form
+          const form = yield* forms.update(user.id, params.id, {
+            as_text: patch.asText,
+            form_url: patch.form_url,
+            fields: patch.fields?.map((f) => f as { id: string }),
+            group_instructions: patch.group_instructions,
+            line_by_line_instructions: patch.line_by_line_instructions
+          })
+          return json(200, {
+            id: Id.make("updateForm"),
+            created: new Date().toISOString(),
+            object: "update_form",
+            updated: true,
+            form: {
+              as_text: form.as_text,
+              ...(form.form_url !== undefined ? { form_url: form.form_url } : {}),
+              fields: form.fields,
+              group_instructions: form.group_instructions,
+              line_by_line_instructions: form.line_by_line_instructions
+            }
+          })
+        })))
+      .handleRaw("delete", ({ params }) =>
+        handle("standard", Effect.gen(function*() {
+          const user = yield* CurrentUser
+          yield* forms.delete(user.id, params.id)
+          return json(200, { id: params.id, object: "form", deleted: true })
+        })))
+  }))
+
+/** A file name safe inside a quoted Content-Disposition parameter. */
+export const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_")

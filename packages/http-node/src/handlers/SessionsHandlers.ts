@@ -1,0 +1,115 @@
+/**
+ * Handlers of the sessions group.
+ */
+import { Context, Effect } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { Id, Sessions } from "@formwright/core"
+import { Api } from "../Api.ts"
+import { CurrentUser } from "../api/Authorization.ts"
+import * as Wire from "../api/Wire.ts"
+import * as Body from "./Body.ts"
+import * as Query from "./Query.ts"
+import { fail, handle, json } from "./Respond.ts"
+import * as Out from "./Wire.ts"
+
+/** The origin clients reach this server at, for `filled_form_url` (FORMWRIGHT_PUBLIC_URL). */
+export class PublicUrl extends Context.Reference<string | undefined>("@formwright/http-node/PublicUrl", {
+  defaultValue: () => undefined
+}) {}
+
+const originOf = (request: HttpServerRequest.HttpServerRequest, configured: string | undefined) => {
+  if (configured) return configured.replace(/\/+$/, "")
+  const proto = (request.headers["x-forwarded-proto"] ?? "http").split(",")[0]!.trim()
+  const host = request.headers["x-forwarded-host"] ?? request.headers.host ?? "localhost"
+  return `${proto}://${host}`
+}
+
+/** A list field of a multipart form: repeated fields, a comma list, or a JSON array. */
+const listField = (form: FormData, name: string): ReadonlyArray<string> =>
+  form.getAll(name).concat(form.getAll(`${name}[]`)).flatMap((entry) => {
+    if (typeof entry !== "string") return []
+    const text = entry.trim()
+    if (text.startsWith("[")) {
+      try {
+        const parsed = JSON.parse(text) as unknown
+        if (Array.isArray(parsed)) return parsed.filter((v): v is string => typeof v === "string")
+      } catch {
+        // Not JSON: read it as a comma list.
+      }
+    }
+    return text.split(",").map((s) => s.trim()).filter((s) => s !== "")
+  })
+
+const textField = (form: FormData, name: string) => {
+  const value = form.get(name)
+  return typeof value === "string" ? value : undefined
+}
+
+const parseCreate = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const type = Body.mediaType(request)
+    if (type !== "application/json" && type !== "multipart/form-data") {
+      return yield* fail("standard", 415, "Expected application/json or multipart/form-data")
+    }
+    const bytes = yield* Body.read(request, "standard")
+    if (type === "application/json") {
+      const input = yield* Query.decode("standard", Wire.CreateSessionJson, yield* Body.json(bytes, "standard"))
+      return { formId: input.form_id, profileIds: input.profile_ids, fileUrls: input.file_urls, textInfo: input.text_info, files: [] }
+    }
+    const form = yield* Body.multipart(bytes, request.headers["content-type"] ?? "", "standard")
+    const formId = textField(form, "formId") ?? textField(form, "form_id")
+    if (formId === undefined || formId.trim() === "") return yield* fail("standard", 400, "Invalid formId: the multipart field 'formId' is required.")
+    const files = [...yield* Body.fileParts(form, "files"), ...yield* Body.fileParts(form, "files[]")]
+    return {
+      formId: formId.trim(),
+      profileIds: listField(form, "profile_ids"),
+      fileUrls: listField(form, "file_urls"),
+      textInfo: textField(form, "text_info"),
+      files: files.map((f) => ({ fileName: f.name, contentType: f.type, bytes: f.bytes }))
+    }
+  })
+
+const wantsPdf = (request: HttpServerRequest.HttpServerRequest) =>
+  (request.headers.accept ?? "").split(",").some((part) => part.split(";")[0]!.trim().toLowerCase() === "application/pdf")
+
+const pdfResponse = (id: string, bytes: Uint8Array) =>
+  HttpServerResponse.uint8Array(bytes, {
+    contentType: "application/pdf",
+    headers: { "content-disposition": `attachment; filename="session-${id}.pdf"` }
+  })
+
+export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers) =>
+  Effect.gen(function*() {
+    const sessions = yield* Sessions.Sessions
+    return handlers
+      .handleRaw("create", ({ request }) =>
+        handle("standard", Effect.gen(function*() {
+          const user = yield* CurrentUser
+          const input = yield* parseCreate(request)
+          const session = yield* sessions.create({ owner: user.id, ...input })
+          return json(202, { id: Id.make("sessionCreated"), object: "session", session_id: session.id })
+        })))
+      .handleRaw("get", ({ params, request }) =>
+        handle("standard", Effect.gen(function*() {
+          const user = yield* CurrentUser
+          const session = yield* sessions.get(user.id, params.id)
+          if (session.status !== "completed") {
+            return json(200, { ...Out.session(session), ...(session.error_message ? { error_message: session.error_message } : {}) })
+          }
+          const pdf = yield* sessions.filledPdf(user.id, session.id)
+          if (wantsPdf(request)) return pdfResponse(session.id, pdf)
+          return json(200, {
+            ...Out.session(session),
+            filled_form_base64: Buffer.from(pdf).toString("base64"),
+            filled_form_url: `${originOf(request, yield* PublicUrl)}/v1/sessions/${session.id}/pdf`,
+            filled_fields: session.filled_fields ?? [],
+            unfilled_fields: session.unfilled_fields ?? []
+          })
+        })))
+      .handleRaw("pdf", ({ params }) =>
+        handle("standard", Effect.gen(function*() {
+          const user = yield* CurrentUser
+          return pdfResponse(params.id, yield* sessions.filledPdf(user.id, params.id))
+        })))
+  }))
