@@ -139,12 +139,14 @@ export const make = (backend: StorageBackend): StorageShape => {
       yield* backend.putDocument(key, text, { version: current.value.version })
       return Option.some(next)
     })
-    // Conflicts mean another writer got there first: read again and re-apply `f`.
+    // Conflicts mean another writer got there first: read again and re-apply `f`, with a jittered
+    // back-off. The budget is time, not attempts, so many writers on one hot key all get through.
+    const deadline = Date.now() + 30_000
     const loop = (tries: number): Effect.Effect<Option.Option<any>, any, any> =>
       attempt.pipe(
         Effect.catchTag("StorageConflict", () =>
-          tries >= 200
-            ? Effect.fail(new StorageError({ message: `Gave up updating ${key} after ${tries} conflicting writes` }))
+          Date.now() > deadline
+            ? Effect.fail(new StorageError({ message: `Gave up updating ${key} after ${tries} conflicting writes in 30 s` }))
             : Effect.sleep(Math.min(2 ** Math.min(tries, 6), 50) * Math.random()).pipe(Effect.andThen(loop(tries + 1))))
       )
     return loop(0)

@@ -5,12 +5,15 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { ApiKeys, Id } from "@formwright/core"
 import { Authorization, CurrentUser, UnauthorizedError } from "../api/Authorization.ts"
 
+/** The message of every 401 (Edge re-shapes it to `{error_message}` on the conversion routes). */
+export const unauthorizedMessage = "Missing or invalid API key. Send 'Authorization: Bearer <key>' or 'x-api-key: <key>'."
+
 const unauthorized = () =>
   new UnauthorizedError({
     id: Id.make("error"),
     created: new Date().toISOString(),
     object: "error",
-    error_message: "Missing or invalid API key. Send 'Authorization: Bearer <key>' or 'x-api-key: <key>'."
+    error_message: unauthorizedMessage
   })
 
 export const layer: Layer.Layer<Authorization, never, ApiKeys.ApiKeys> = Layer.effect(

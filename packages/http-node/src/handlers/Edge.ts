@@ -5,6 +5,7 @@
 import { Cause, Effect, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Id } from "@formwright/core"
+import { unauthorizedMessage } from "./Authorization.ts"
 import { error } from "./Respond.ts"
 
 const conversionPath = /^\/v1\/(forms|utils)\/convert(\/|$)/
@@ -32,7 +33,12 @@ export const layer = HttpRouter.middleware(
           )
         })
       )
-      if (response.status === 401) response = HttpServerResponse.setHeader(response, "www-authenticate", 'Bearer realm="formwright"')
+      if (response.status === 401) {
+        // The auth middleware answers with the error object everywhere; the conversion routes'
+        // error bodies hold only `{error_message}` (contract.md).
+        if (family === "conversion") response = error(family, 401, unauthorizedMessage)
+        response = HttpServerResponse.setHeader(response, "www-authenticate", 'Bearer realm="formwright"')
+      }
       response = HttpServerResponse.setHeader(response, "x-request-id", requestId)
       yield* Effect.logInfo("request").pipe(
         Effect.annotateLogs({ request_id: requestId, method: request.method, path, status: response.status, ms: Date.now() - started })

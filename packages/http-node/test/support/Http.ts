@@ -1,0 +1,135 @@
+/**
+ * Helpers shared by the HTTP tests: uploads, JSON calls, error-shape checks and a pdf.js reader
+ * of a PDF's form fields (pdfjs-dist is a dependency of core, so it is reached through core's
+ * own install rather than added to this package).
+ */
+import { expect } from "vitest"
+// @ts-ignore: types come from the sibling declaration file of the same module.
+import { getDocument, VerbosityLevel } from "../../../core/node_modules/pdfjs-dist/legacy/build/pdf.mjs"
+import * as TestServer from "./TestServer.ts"
+
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
+
+/** POST a raw PDF to the upload route. */
+export const upload = (
+  server: TestServer.TestServer,
+  bytes: Uint8Array,
+  init: { headers?: Record<string, string>; key?: string | null } = {}
+) =>
+  server.call("/v1/forms/upload", {
+    method: "POST",
+    headers: { "content-type": "application/pdf", ...init.headers },
+    body: bytes as Uint8Array<ArrayBuffer>,
+    ...(init.key !== undefined ? { key: init.key } : {})
+  })
+
+/** Uploads and returns the single upload element (asserting 200). */
+export const uploadOk = async (
+  server: TestServer.TestServer,
+  bytes: Uint8Array,
+  init: { headers?: Record<string, string>; key?: string | null } = {}
+): Promise<any> => {
+  const res = await upload(server, bytes, init)
+  const text = await res.text()
+  expect(res.status, text).toBe(200)
+  const body = JSON.parse(text)
+  expect(Array.isArray(body)).toBe(true)
+  expect(body).toHaveLength(1)
+  return body[0]
+}
+
+/** A JSON request; the body is stringified. */
+export const jsonCall = (
+  server: TestServer.TestServer,
+  path: string,
+  method: string,
+  body: unknown,
+  key?: string | null
+) =>
+  server.call(path, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    ...(key !== undefined ? { key } : {})
+  })
+
+/** Asserts the contract's error object with an exact status, returning its message. */
+export const expectErrorObject = async (res: Response, status: number, message?: string | RegExp): Promise<string> => {
+  const text = await res.text()
+  expect(res.status, text).toBe(status)
+  expect(res.headers.get("content-type") ?? "").toMatch(/^application\/json/)
+  const body = JSON.parse(text)
+  expect(Object.keys(body).sort()).toEqual(["created", "error_message", "id", "object"])
+  expect(body.object).toBe("error")
+  expect(body.id).toMatch(/^error_[0-9A-Z]{26}$/)
+  expect(body.created).toMatch(ISO)
+  expect(typeof body.error_message).toBe("string")
+  if (typeof message === "string") expect(body.error_message).toBe(message)
+  else if (message) expect(body.error_message).toMatch(message)
+  return body.error_message
+}
+
+/** Asserts a conversion-route error: a body holding only `error_message`. */
+export const expectBareError = async (res: Response, status: number, message?: string | RegExp): Promise<string> => {
+  const text = await res.text()
+  expect(res.status, text).toBe(status)
+  expect(res.headers.get("content-type") ?? "").toMatch(/^application\/json/)
+  const body = JSON.parse(text)
+  expect(Object.keys(body)).toEqual(["error_message"])
+  expect(typeof body.error_message).toBe("string")
+  if (typeof message === "string") expect(body.error_message).toBe(message)
+  else if (message) expect(body.error_message).toMatch(message)
+  return body.error_message
+}
+
+/** Whether bytes start like a PDF. */
+export const isPdf = (bytes: Uint8Array) => new TextDecoder("latin1").decode(bytes.subarray(0, 8)).startsWith("%PDF-")
+
+/** The form fields pdf.js sees in a PDF: full name -> the field objects of that name. */
+export const pdfFields = async (bytes: Uint8Array): Promise<{ pages: number; fields: Record<string, Array<any>> }> => {
+  const task = getDocument({ data: bytes.slice(), verbosity: VerbosityLevel.ERRORS, disableFontFace: true, useSystemFonts: false })
+  try {
+    const doc = await task.promise
+    const fields = ((await doc.getFieldObjects()) ?? {}) as Record<string, Array<any>>
+    return { pages: doc.numPages, fields }
+  } finally {
+    await task.destroy()
+  }
+}
+
+/** The value pdf.js reads for a field (the first object carrying one). */
+export const pdfValue = (fields: Record<string, Array<any>>, name: string): unknown => {
+  const objects = fields[name]
+  if (!objects) return undefined
+  for (const o of objects) if (o.value !== undefined && o.value !== null && o.value !== "") return o.value
+  return objects[0]?.value
+}
+
+/** Polls a session until it leaves pending/processing. */
+export const settledSession = (server: TestServer.TestServer, id: string, key?: string, timeoutMs = 30_000): Promise<any> =>
+  TestServer.poll(
+    () => server.call(`/v1/sessions/${id}`, key !== undefined ? { key } : {}).then((r) => r.json()),
+    (s: any) => s.status === "completed" || s.status === "failed",
+    timeoutMs
+  )
+
+/** Creates a JSON session and returns its session id (asserting 202). */
+export const createSession = async (server: TestServer.TestServer, body: unknown, key?: string): Promise<string> => {
+  const res = await jsonCall(server, "/v1/sessions", "POST", body, key)
+  const text = await res.text()
+  expect(res.status, text).toBe(202)
+  return JSON.parse(text).session_id
+}
+
+/** A multipart body with the given parts (files as Blobs with names). */
+export const multipart = (parts: Record<string, string | { bytes: Uint8Array; name: string; type?: string } | Array<{ bytes: Uint8Array; name: string; type?: string }>>) => {
+  const form = new FormData()
+  for (const [key, value] of Object.entries(parts)) {
+    const list = Array.isArray(value) ? value : [value]
+    for (const v of list) {
+      if (typeof v === "string") form.append(key, v)
+      else form.append(key, new Blob([v.bytes as Uint8Array<ArrayBuffer>], { type: v.type ?? "application/octet-stream" }), v.name)
+    }
+  }
+  return form
+}

@@ -1,0 +1,1 @@
+export * as FsStorage from "./FsStorage.ts"

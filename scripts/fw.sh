@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# One entry point for `npm start` and `npm test` on a fresh machine: it installs what is missing
+# (a Node >= 22.19 from the npm registry when the system one is older, pnpm, the workspace's
+# dependencies) and then runs the command. Each step is skipped when already done.
+#
+#   scripts/fw.sh start          start the server on the embedded defaults (FORMWRIGHT_* to configure)
+#   scripts/fw.sh test [args]    type-check everything, then run the whole test suite (args go to vitest)
+#   scripts/fw.sh cli  [args]    the `formwright` command (e.g. `keys create --user alice`)
+#   scripts/fw.sh env            print the PATH to use the installed toolchain by hand
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/.tools"
+NODE_VERSION="24.21.0"
+PNPM_VERSION="10.34.9"
+
+say() { printf '[formwright] %s\n' "$*" >&2; }
+
+node_is_recent() {
+  "$1" -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 19) ? 0 : 1)' 2>/dev/null
+}
+
+ensure_node() {
+  if command -v node >/dev/null 2>&1 && node_is_recent node; then return; fi
+  local arch pkg
+  case "$(uname -m)" in
+    x86_64 | amd64) arch=x64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+    *) say "no Node >= 22.19 found and no prebuilt package for $(uname -m); install Node 24 and retry"; exit 1 ;;
+  esac
+  pkg="node-linux-$arch"
+  local bin="$TOOLS/node_modules/$pkg/bin"
+  if [ ! -x "$bin/node" ] || ! node_is_recent "$bin/node"; then
+    say "system Node is $(node --version 2>/dev/null || echo missing); installing Node $NODE_VERSION from the npm registry ($pkg) into .tools/"
+    mkdir -p "$TOOLS"
+    npm install --prefix "$TOOLS" --no-audit --no-fund --loglevel=error "$pkg@$NODE_VERSION" >&2
+  fi
+  export PATH="$bin:$PATH"
+}
+
+ensure_pnpm() {
+  local bin="$TOOLS/node_modules/.bin"
+  if [ ! -x "$bin/pnpm" ] || [ "$("$bin/pnpm" --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
+    say "installing pnpm $PNPM_VERSION into .tools/"
+    mkdir -p "$TOOLS"
+    npm install --prefix "$TOOLS" --no-audit --no-fund --loglevel=error "pnpm@$PNPM_VERSION" >&2
+  fi
+  export PATH="$bin:$PATH"
+}
+
+ensure_dependencies() {
+  local stamp="$ROOT/node_modules/.formwright-lock" want
+  want="$(sha256sum "$ROOT/pnpm-lock.yaml" | cut -d' ' -f1) $(node --version)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return; fi
+  say "installing the workspace's dependencies (pnpm install --frozen-lockfile)"
+  (cd "$ROOT" && pnpm install --frozen-lockfile --reporter=append-only >&2)
+  echo "$want" > "$stamp"
+}
+
+ensure_node
+ensure_pnpm
+ensure_dependencies
+cd "$ROOT"
+
+command="${1:-start}"
+shift || true
+case "$command" in
+  start) exec node packages/http-node/src/bin.ts serve ;;
+  cli) exec node packages/http-node/src/bin.ts "$@" ;;
+  test)
+    say "type-checking (tsc)"
+    pnpm exec tsc -p tsconfig.json
+    exec pnpm exec vitest run "$@"
+    ;;
+  env) echo "export PATH=\"$PATH\"" ;;
+  *) say "unknown command '$command' (start, test, cli, env)"; exit 2 ;;
+esac
