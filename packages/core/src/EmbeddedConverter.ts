@@ -11,7 +11,8 @@ import * as FieldDetector from "./detect/FieldDetector.ts"
 /**
  * Converts a flat PDF into a fillable one. A PDF pdf.js cannot read fails with `PdfUnusable`;
  * anything else that goes wrong (a pdf-lib failure, a bug) becomes `ConverterError`, never a
- * defect. With nothing detected, the PDF comes back unchanged.
+ * defect; its message is safe to show a client and its `cause` holds the detail for the log.
+ * With nothing detected, the PDF comes back unchanged.
  */
 export const convert = Effect.fn("EmbeddedConverter.convert")(function* (
   pdf: Uint8Array,
@@ -27,14 +28,7 @@ export const convert = Effect.fn("EmbeddedConverter.convert")(function* (
     pdf: written.pdf,
     detections: written.fields.map((f) => ({ formName: f.formName, name: f.name, confidence: f.confidence }))
   } satisfies ConvertedPdf
-}, (effect) =>
-  effect.pipe(
-    Effect.catchDefect((defect) =>
-      Effect.fail(
-        new ConverterError({ message: `Field detection failed: ${defect instanceof Error ? defect.message : String(defect)}`, cause: defect })
-      )
-    )
-  ))
+}, Effect.catchDefect((defect) => Effect.fail(new ConverterError({ message: "Field detection failed unexpectedly.", cause: defect }))))
 
 /** The Converter port backed by the in-process detector. */
 export const layer: Layer.Layer<Converter> = Layer.succeed(Converter, { convert })

@@ -7,7 +7,7 @@ import type { Detection } from "./Converter.ts"
 import * as Events from "./Events.ts"
 import * as FileName from "./FileName.ts"
 import { Form, type FormPatch, FormForbidden, FormNotFound } from "./Form.ts"
-import type { FormField } from "./FormField.ts"
+import { FormField } from "./FormField.ts"
 import * as Id from "./Id.ts"
 import { InvalidInput } from "./InvalidInput.ts"
 import * as FormReader from "./pdf/FormReader.ts"
@@ -69,9 +69,16 @@ const applyFieldPatch = (fields: ReadonlyArray<FormField>, patches: NonNullable<
       if (!current) {
         return yield* new InvalidInput({ field: `form.fields[${index}].id`, message: `Unknown field id '${patch.id}'.` })
       }
-      const merged = { ...current }
-      for (const [k, v] of Object.entries(patch)) if (v !== undefined) (merged as Record<string, unknown>)[k] = v
-      byId.set(patch.id, merged as FormField)
+      const merged: Record<string, unknown> = { ...current }
+      for (const [k, v] of Object.entries(patch)) if (v !== undefined) merged[k] = v
+      // A member of the wrong type (`name: 5`, an unknown `form_type`) is the client's mistake,
+      // not a record that cannot be stored.
+      const checked = yield* Schema.decodeUnknownEffect(FormField)(merged, { onExcessProperty: "ignore" }).pipe(
+        Effect.mapError((error) =>
+          new InvalidInput({ field: `form.fields[${index}]`, message: error.message.replace(/\s+/g, " ").slice(0, 300) })
+        )
+      )
+      byId.set(patch.id, checked)
     }
     return fields.map((f) => byId.get(f.id)!)
   })
@@ -162,7 +169,8 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events> =
             ...current,
             fields,
             as_text: patch.as_text ?? current.as_text,
-            form_url: patch.form_url ?? current.form_url,
+            // An optional key: absent rather than undefined, or the record cannot be encoded.
+            ...(patch.form_url !== undefined || current.form_url !== undefined ? { form_url: patch.form_url ?? current.form_url } : {}),
             group_instructions: patch.group_instructions ?? current.group_instructions,
             line_by_line_instructions: patch.line_by_line_instructions ?? current.line_by_line_instructions,
             updated: Clock.nowIso()

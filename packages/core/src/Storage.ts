@@ -7,7 +7,7 @@
  * keeps two concurrent writers from losing each other's update, on one process or many.
  * "Not found" is a value (`Option.none()`), never an error.
  */
-import { Context, Effect, Option, Schema } from "effect"
+import { Context, Effect, Option, Schema, Stream } from "effect"
 
 /** Infrastructure failure (disk, network, permissions): a 500 at the edge. */
 export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
@@ -61,6 +61,20 @@ export interface StorageBackend {
   readonly capabilities: Capabilities
   readonly putBlob: (key: string, bytes: Uint8Array, options?: { readonly contentType?: string }) => Effect.Effect<void, StorageError>
   readonly getBlob: (key: string) => Effect.Effect<Option.Option<Uint8Array>, StorageError>
+  /**
+   * Optional: a streamed `getBlob`, for adapters that can read a blob without holding it whole.
+   * `make` falls back to `getBlob` when it is absent.
+   */
+  readonly getBlobStream?: ((key: string) => Effect.Effect<Option.Option<Stream.Stream<Uint8Array, StorageError>>, StorageError>) | undefined
+  /**
+   * Optional: a streamed `putBlob`, for adapters that can write a blob without holding it whole.
+   * `make` falls back to collecting the stream and calling `putBlob` when it is absent.
+   */
+  readonly putBlobStream?: (<E, R>(
+    key: string,
+    stream: Stream.Stream<Uint8Array, E, R>,
+    options?: { readonly contentType?: string }
+  ) => Effect.Effect<void, StorageError | E, R>) | undefined
   /** Deleting a missing blob succeeds. */
   readonly deleteBlob: (key: string) => Effect.Effect<void, StorageError>
   readonly listBlobs: (prefix: string, options?: ListOptions) => Effect.Effect<Page<string>, StorageError>
@@ -83,6 +97,20 @@ export interface Versioned<A> {
 
 /** The service: the adapter's operations plus typed helpers built from them. */
 export interface StorageShape extends StorageBackend {
+  /**
+   * The blob as a stream of chunks, or none when it is missing. The stream reads the blob that
+   * existed when the effect ran; it fails with a StorageError if that blob changed or vanished.
+   */
+  readonly getBlobStream: (key: string) => Effect.Effect<Option.Option<Stream.Stream<Uint8Array, StorageError>>, StorageError>
+  /**
+   * Writes a blob from a stream. The blob becomes visible whole or not at all: if the stream
+   * fails or the effect is interrupted, the previous content (or absence) stays.
+   */
+  readonly putBlobStream: <E, R>(
+    key: string,
+    stream: Stream.Stream<Uint8Array, E, R>,
+    options?: { readonly contentType?: string }
+  ) => Effect.Effect<void, StorageError | E, R>
   readonly getJson: <S extends Schema.Codec<any, any>>(schema: S, key: string) => Effect.Effect<Option.Option<Versioned<S["Type"]>>, StorageError>
   /** Creates a document; a conflict means the key is taken. */
   readonly createJson: <S extends Schema.Codec<any, any>>(schema: S, key: string, value: S["Type"]) => Effect.Effect<string, StorageError | StorageConflict>
@@ -106,6 +134,24 @@ export interface StorageShape extends StorageBackend {
 export class Storage extends Context.Service<Storage, StorageShape>()("@formwright/core/Storage") {}
 
 const corrupt = (key: string, cause: unknown) => new StorageError({ message: `Stored document ${key} could not be decoded`, cause })
+
+const streamChunkBytes = 64 * 1024
+
+const chunksOf = (bytes: Uint8Array): Array<Uint8Array> => {
+  const chunks: Array<Uint8Array> = []
+  for (let at = 0; at < bytes.byteLength; at += streamChunkBytes) chunks.push(bytes.subarray(at, at + streamChunkBytes))
+  return chunks
+}
+
+const concatBytes = (chunks: ReadonlyArray<Uint8Array>): Uint8Array => {
+  const out = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0))
+  let at = 0
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return out
+}
 
 /** Builds the full service from an adapter's basic operations. */
 export const make = (backend: StorageBackend): StorageShape => {
@@ -179,8 +225,17 @@ export const make = (backend: StorageBackend): StorageShape => {
       return out
     })
 
+  // Fallbacks for adapters without streaming: correct, but they hold the blob whole in memory.
+  const getBlobStream: StorageShape["getBlobStream"] = backend.getBlobStream ??
+    ((key) => Effect.map(backend.getBlob(key), Option.map((bytes) => Stream.fromIterable(chunksOf(bytes)))))
+  const putBlobStream: StorageShape["putBlobStream"] = backend.putBlobStream ??
+    ((key, stream, options) =>
+      Effect.flatMap(Stream.runCollect(stream), (chunks) => backend.putBlob(key, concatBytes(chunks), options)))
+
   return {
     ...backend,
+    getBlobStream,
+    putBlobStream,
     getJson,
     createJson: (schema, key, value) => Effect.flatMap(encode(schema, key, value), (text) => backend.putDocument(key, text, "absent")),
     putJson: (schema, key, value) =>

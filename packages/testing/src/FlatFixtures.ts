@@ -13,11 +13,11 @@ export interface ExpectedField {
   readonly page: number
   /** The label as a person reads it, cleaned of trailing ':' (what a detector should name it). */
   readonly name: string
-  readonly kind: "underscore" | "rule" | "checkbox"
-  /** Horizontal extent of the drawn line or square. */
+  readonly kind: "underscore" | "rule" | "checkbox" | "box"
+  /** Horizontal extent of the drawn line, square or box. */
   readonly x1: number
   readonly x2: number
-  /** Baseline of the underscore run, y of the rule, or bottom of the checkbox square. */
+  /** Baseline of the underscore run, y of the rule, or bottom of the square or box. */
   readonly y: number
 }
 
@@ -209,6 +209,47 @@ export const flatScannedPage = async (): Promise<FlatFixture> => {
   const image = await doc.embedPng(scannedPng(306, 396))
   page.drawImage(image, { x: 0, y: 0, width: 612, height: 792 })
   return { bytes: await save(doc), fields: [] }
+}
+
+/**
+ * Boxes and tables: a labelled outlined box, a two-row table drawn with lines (label cell, empty
+ * cell), an address rule with two unlabelled continuation lines, and a tall box with its caption
+ * printed inside its top. The continuation lines are named "Address (line 2)" and "(line 3)".
+ */
+export const flatBoxedForm = async (): Promise<FlatFixture> => {
+  const { doc, font, bold } = await newDoc("Boxed form")
+  const fields: Array<ExpectedField> = []
+  const ctx = ctxFor(doc.addPage(LETTER), 1, font, bold, fields)
+  const black = rgb(0, 0, 0)
+  ctx.page.drawText("Registration", { x: 72, y: 720, size: 16, font: bold })
+
+  ctx.page.drawText("Account number:", { x: 72, y: 665, size: LABEL_SIZE, font })
+  ctx.page.drawRectangle({ x: 170, y: 660, width: 200, height: 20, borderWidth: 0.8, borderColor: black })
+  fields.push({ page: 1, name: "Account number", kind: "box", x1: 170, x2: 370, y: 660 })
+
+  // A table drawn line by line, as word processors export it.
+  const [left, middle, right] = [72, 222, 472]
+  const rows = [600, 578, 556]
+  for (const y of rows) ctx.page.drawLine({ start: { x: left, y }, end: { x: right, y }, thickness: 0.75, color: black })
+  for (const x of [left, middle, right]) {
+    ctx.page.drawLine({ start: { x, y: rows[0]! }, end: { x, y: rows[rows.length - 1]! }, thickness: 0.75, color: black })
+  }
+  for (const [i, label] of ["Employer", "Position"].entries()) {
+    ctx.page.drawText(label, { x: left + 4, y: rows[i + 1]! + 7, size: LABEL_SIZE, font })
+    fields.push({ page: 1, name: label, kind: "box", x1: middle, x2: right, y: rows[i + 1]! })
+  }
+
+  const end = ruleLine(ctx, 72, 510, "Address", 300)
+  const start = fields[fields.length - 1]!.x1
+  for (const [i, y] of [486, 462].entries()) {
+    ctx.page.drawLine({ start: { x: start, y }, end: { x: end, y }, thickness: 0.75, color: black })
+    fields.push({ page: 1, name: `Address (line ${i + 2})`, kind: "rule", x1: start, x2: end, y })
+  }
+
+  ctx.page.drawRectangle({ x: 72, y: 340, width: 400, height: 70, borderWidth: 0.8, borderColor: black })
+  ctx.page.drawText("Comments", { x: 76, y: 400, size: 8, font })
+  fields.push({ page: 1, name: "Comments", kind: "box", x1: 72, x2: 472, y: 340 })
+  return { bytes: await save(doc), fields }
 }
 
 /** A page whose /Rotate is 90: fields are still found in unrotated user space. */

@@ -87,11 +87,12 @@ export const isPdf = (bytes: Uint8Array) => new TextDecoder("latin1").decode(byt
 
 /** The form fields pdf.js sees in a PDF: full name -> the field objects of that name. */
 export const pdfFields = async (bytes: Uint8Array): Promise<{ pages: number; fields: Record<string, Array<any>> }> => {
-  const task = getDocument({ data: bytes.slice(), verbosity: VerbosityLevel.ERRORS, disableFontFace: true, useSystemFonts: false })
+  const task = getDocument({ data: new Uint8Array(bytes), verbosity: VerbosityLevel.ERRORS, disableFontFace: true, useSystemFonts: false })
   try {
     const doc = await task.promise
-    const fields = ((await doc.getFieldObjects()) ?? {}) as Record<string, Array<any>>
-    return { pages: doc.numPages, fields }
+    // pdf.js 6 answers a Map (null when the PDF has no fields).
+    const objects = (await doc.getFieldObjects()) as Map<string, Array<any>> | null
+    return { pages: doc.numPages, fields: Object.fromEntries(objects ?? []) }
   } finally {
     await task.destroy()
   }

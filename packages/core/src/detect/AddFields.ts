@@ -1,0 +1,84 @@
+/**
+ * Writes detected fields into the PDF as AcroForm widgets with @cantoo/pdf-lib. Page content is
+ * left as it is: widgets are annotations on top of it, transparent and borderless, so the
+ * drawn lines stay what the person sees. Every widget gets an appearance stream (viewers that
+ * ignore `NeedAppearances` still show it) and a tooltip (`/TU`) holding the human-readable name,
+ * which is where readers of the form take `name` from.
+ */
+import { Effect, Schema } from "effect"
+import { PDFCheckBox, PDFDocument, PDFHexString, PDFName, StandardFonts } from "@cantoo/pdf-lib"
+import type { DetectedField } from "./FieldDetector.ts"
+
+/** pdf-lib could not load or save the document, or rejected a widget. */
+export class AddFieldsError extends Schema.TaggedError<AddFieldsError>()("AddFieldsError", {
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect())
+}) {}
+
+/** The fillable PDF and the fields as written (a `formName` changes only if it was taken). */
+export interface Written {
+  readonly pdf: Uint8Array
+  readonly fields: ReadonlyArray<DetectedField>
+}
+
+const write = async (bytes: Uint8Array, fields: ReadonlyArray<DetectedField>): Promise<Written> => {
+  // An owner-password PDF opens with the empty user password; pdf.js has already refused the rest.
+  const doc = await PDFDocument.load(bytes, { password: "", updateMetadata: false, preserveXFA: true })
+  const form = doc.getForm()
+  // An XFA-aware viewer would show the XFA form and never the fields added here.
+  if (form.hasXFA()) form.deleteXFA()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  const pages = doc.getPages()
+  const written: Array<DetectedField> = []
+  // New fields are top-level, so only top-level names can collide. Collected once: pdf-lib's
+  // own lookups walk every field per call, quadratic on forms with hundreds of fields.
+  const taken = new Set(form.acroForm.getFields().map(([f]) => f.getPartialName() ?? ""))
+  for (const field of fields) {
+    const page = pages[field.page - 1]
+    if (!page) continue
+    let formName = field.formName
+    for (let k = 2; taken.has(formName); k++) formName = `${field.formName}_${k}`
+    taken.add(formName)
+    const placement = {
+      x: field.rect.x1,
+      y: field.rect.y1,
+      width: field.rect.x2 - field.rect.x1,
+      height: field.rect.y2 - field.rect.y1,
+      borderWidth: 0,
+      // Present but undefined: pdf-lib would otherwise paint a white background and black border.
+      backgroundColor: undefined,
+      borderColor: undefined
+    }
+    const created = field.kind === "CheckBox" ? form.createCheckBox(formName) : form.createTextField(formName)
+    if (created instanceof PDFCheckBox) {
+      created.addToPage(page, placement)
+    } else {
+      if (field.multiline) created.enableMultiline()
+      created.addToPage(page, { ...placement, font })
+      if (field.multiline) {
+        // Auto-size would fill a tall box with one huge line. Needs the /DA addToPage wrote.
+        created.setFontSize(10)
+        created.updateAppearances(font)
+      }
+    }
+    // /TU belongs to the field; pdf.js reads it from the widget only, so it goes on both.
+    const tooltip = PDFHexString.fromText(field.name)
+    created.acroField.dict.set(PDFName.of("TU"), tooltip)
+    for (const widget of created.acroField.getWidgets()) widget.dict.set(PDFName.of("TU"), tooltip)
+    written.push(formName === field.formName ? field : { ...field, formName })
+  }
+  // addToPage wrote each new widget's appearance; regenerating all of them on save would also
+  // rewrite the appearances of fields the document already had.
+  return { pdf: await doc.save({ updateFieldAppearances: false }), fields: written }
+}
+
+/** Adds `fields` as widgets to `bytes` and returns the new PDF. */
+export const addFields = Effect.fn("AddFields.addFields")(function* (
+  bytes: Uint8Array,
+  fields: ReadonlyArray<DetectedField>
+): Effect.fn.Return<Written, AddFieldsError> {
+  return yield* Effect.tryPromise({
+    try: () => write(bytes, fields),
+    catch: (cause) => new AddFieldsError({ message: "The detected fields could not be written into this PDF.", cause })
+  })
+})

@@ -1,0 +1,93 @@
+/**
+ * Splits page text into label text and underscore runs ("Name: ________"), the typewriter way of
+ * drawing a blank to write on. pdf.js gives a run's total width but not each glyph's, so the
+ * x-extent of each part is estimated from standard Helvetica glyph widths scaled to the run's
+ * real width: exact for Helvetica/Arial, within a few points for other text faces.
+ */
+import type { TextRun } from "../pdf/PageText.ts"
+
+/** A piece of text without underscores, on one baseline: a label candidate. */
+export interface TextPiece {
+  readonly text: string
+  readonly x1: number
+  readonly x2: number
+  /** Baseline. */
+  readonly y: number
+  /** Font size. */
+  readonly size: number
+}
+
+/** Three or more consecutive underscores (merged with adjacent runs of them on the baseline). */
+export interface UnderscoreRun {
+  readonly x1: number
+  readonly x2: number
+  /** Baseline of the text the underscores belong to. */
+  readonly y: number
+  readonly size: number
+}
+
+/** Helvetica advance widths (1/1000 em) for printable ASCII 32..126. */
+const HELVETICA = [
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556,
+  278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667,
+  611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833,
+  556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584
+]
+
+const glyphWidth = (ch: string): number => {
+  const code = ch.codePointAt(0) ?? 0
+  return code >= 32 && code <= 126 ? HELVETICA[code - 32]! : 556
+}
+
+const UNDERSCORES = /_{3,}/g
+
+/** Text and underscore parts of every run, with estimated horizontal extents. */
+export const split = (runs: ReadonlyArray<TextRun>): { pieces: Array<TextPiece>; underscores: Array<UnderscoreRun> } => {
+  const pieces: Array<TextPiece> = []
+  const underscores: Array<UnderscoreRun> = []
+  for (const run of runs) {
+    const chars = Array.from(run.text)
+    const offsets = [0]
+    for (const ch of chars) offsets.push(offsets[offsets.length - 1]! + glyphWidth(ch))
+    const total = offsets[offsets.length - 1]!
+    const scale = total > 0 && run.width > 0 ? run.width / total : 0
+    // Offsets are in code points; the regex works on UTF-16 indices, so map through `chars`.
+    const joined = chars.join("")
+    const indexOf = (utf16: number) => Array.from(joined.slice(0, utf16)).length
+    const xAt = (index: number) => run.x + offsets[index]! * scale
+    const pushText = (from: number, to: number) => {
+      const text = chars.slice(from, to).join("")
+      const leading = text.length - text.trimStart().length
+      const trimmed = text.trim()
+      if (trimmed === "") return
+      const start = from + Array.from(text.slice(0, leading)).length
+      const end = start + Array.from(trimmed).length
+      pieces.push({ text: trimmed, x1: xAt(start), x2: xAt(end), y: run.y, size: run.height })
+    }
+    let cursor = 0
+    for (const match of joined.matchAll(UNDERSCORES)) {
+      const start = indexOf(match.index)
+      const end = start + match[0].length
+      pushText(cursor, start)
+      underscores.push({ x1: xAt(start), x2: xAt(end), y: run.y, size: run.height })
+      cursor = end
+    }
+    pushText(cursor, chars.length)
+  }
+  return { pieces, underscores: mergeRuns(underscores) }
+}
+
+/** pdf.js may cut a long underscore line into several items; a person sees one blank. */
+const mergeRuns = (runs: ReadonlyArray<UnderscoreRun>): Array<UnderscoreRun> => {
+  const sorted = [...runs].sort((a, b) => a.y - b.y || a.x1 - b.x1)
+  const merged: Array<UnderscoreRun> = []
+  for (const run of sorted) {
+    const last = merged[merged.length - 1]
+    if (last && Math.abs(last.y - run.y) < 0.5 && run.x1 - last.x2 <= Math.max(1, run.size * 0.35)) {
+      merged[merged.length - 1] = { ...last, x2: Math.max(last.x2, run.x2), size: Math.max(last.size, run.size) }
+    } else {
+      merged.push(run)
+    }
+  }
+  return merged
+}
