@@ -15,7 +15,7 @@ import type { ConversionOptions, ConversionProgress } from "../src/Converter.ts"
 import * as EmbeddedConverter from "../src/EmbeddedConverter.ts"
 import * as PageText from "../src/pdf/PageText.ts"
 import * as PdfJs from "../src/pdf/PdfJs.ts"
-import * as FlatFixtures from "../../testing/src/FlatFixtures.ts"
+import { FlatFixtures } from "@formwright/testing"
 
 const options: ConversionOptions = { confidence: 0.1, resolution: 1600, allowCheckboxes: true }
 const noProgress = () => Effect.void

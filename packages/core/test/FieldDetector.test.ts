@@ -17,8 +17,9 @@ import * as Labels from "../src/detect/Labels.ts"
 import * as Underscores from "../src/detect/Underscores.ts"
 import * as VectorLines from "../src/detect/VectorLines.ts"
 import * as PdfJs from "../src/pdf/PdfJs.ts"
-import * as FlatFixtures from "../../testing/src/FlatFixtures.ts"
-import type { ExpectedField, FlatFixture } from "../../testing/src/FlatFixtures.ts"
+import { FlatFixtures } from "@formwright/testing"
+type ExpectedField = FlatFixtures.ExpectedField
+type FlatFixture = FlatFixtures.FlatFixture
 
 const defaults: DetectOptions = { confidence: 0.1, allowCheckboxes: true }
 

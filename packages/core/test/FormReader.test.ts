@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as Fixtures from "../../testing/src/Fixtures.ts"
+import { Fixtures } from "@formwright/testing"
 import type { FormField } from "../src/FormField.ts"
 import * as FormReader from "../src/pdf/FormReader.ts"
 
