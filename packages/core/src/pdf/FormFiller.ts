@@ -33,6 +33,7 @@ import type { FieldValue } from "../FormField.ts"
 import * as Fonts from "./Fonts.ts"
 import { unusable, type PdfUnusable } from "./PdfError.ts"
 import * as PdfLib from "./PdfLib.ts"
+import { decodeText, fieldFlags, flags, inherited, onStates } from "./PdfLib.ts"
 
 /** One value to put into the field whose full name is `formName`. */
 export interface Assignment {
@@ -49,36 +50,6 @@ export interface FillResult {
   readonly skipped: ReadonlyArray<{ readonly formName: string; readonly reason: string }>
 }
 
-const flags = {
-  readOnly: 1 << 0,
-  multiline: 1 << 12,
-  edit: 1 << 18,
-  multiSelect: 1 << 21
-} as const
-
-const decodeText = (value: PDFObject | undefined): string | undefined =>
-  value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : undefined
-
-const inherited = (dict: PDFDict, key: string): PDFObject | undefined => {
-  const name = PDFName.of(key)
-  const seen = new Set<PDFDict>()
-  let node: PDFDict | undefined = dict
-  while (node && !seen.has(node) && seen.size < 256) {
-    seen.add(node)
-    const value = node.lookup(name)
-    if (value !== undefined) return value
-    const parent: PDFObject | undefined = node.lookup(PDFName.of("Parent"))
-    node = parent instanceof PDFDict ? parent : undefined
-  }
-  return undefined
-}
-
-const fieldFlags = (dict: PDFDict): number => {
-  const ff = inherited(dict, "Ff")
-  return ff instanceof PDFNumber ? ff.asNumber() : 0
-}
-
-/** Loose comparison for matching a value to an option: case, accents and spacing do not matter. */
 const loose = (text: string): string =>
   text
     .normalize("NFKD")
@@ -188,15 +159,6 @@ const fontFor = (box: FontBox, field: PDFField, texts: ReadonlyArray<string>) =>
     box.used.add(font)
     return font
   })
-
-/** The on-states of a button's widgets, e.g. /Yes or /Choice1; /Off is the shared off-state. */
-const onStates = (widget: PDFDict): ReadonlyArray<PDFName> => {
-  const ap = widget.lookup(PDFName.of("AP"))
-  if (!(ap instanceof PDFDict)) return []
-  const normal = ap.lookup(PDFName.of("N"))
-  if (!(normal instanceof PDFDict)) return []
-  return normal.keys().filter((k) => k !== PDFName.of("Off"))
-}
 
 const missingAppearance = (widget: PDFDict): boolean => {
   const ap = widget.lookup(PDFName.of("AP"))

@@ -9,13 +9,11 @@ import {
   PDFCheckBox,
   PDFDict,
   PDFDropdown,
-  PDFHexString,
   PDFName,
   PDFNumber,
   PDFOptionList,
   PDFRadioGroup,
   PDFSignature,
-  PDFString,
   PDFTextField
 } from "@cantoo/pdf-lib"
 import type { PDFDocument, PDFField, PDFObject } from "@cantoo/pdf-lib"
@@ -24,6 +22,7 @@ import type { FieldOption, FieldValue, FormField, FormType } from "../FormField.
 import * as PageText from "./PageText.ts"
 import { unusable, type PdfUnusable } from "./PdfError.ts"
 import * as PdfLib from "./PdfLib.ts"
+import { decodeText, fieldFlags, flags, inherited, onStates } from "./PdfLib.ts"
 
 /** What reading a form yields. */
 export interface ParsedForm {
@@ -36,39 +35,6 @@ export interface ParsedForm {
 
 /** The marker `asText` puts where a field sits. */
 export const marker = (fieldId: string): string => `[[field:${fieldId}]]`
-
-// Field flags (PDF 32000-1, tables 221, 226, 228 and 230).
-const flags = {
-  readOnly: 1 << 0,
-  required: 1 << 1,
-  multiline: 1 << 12,
-  password: 1 << 13,
-  multiSelect: 1 << 21,
-  comb: 1 << 24
-} as const
-
-const decodeText = (value: PDFObject | undefined): string | undefined =>
-  value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : undefined
-
-/** An attribute looked up on the field and then its ancestors, as inheritable entries are. */
-const inherited = (dict: PDFDict, key: string): PDFObject | undefined => {
-  const name = PDFName.of(key)
-  const seen = new Set<PDFDict>()
-  let node: PDFDict | undefined = dict
-  while (node && !seen.has(node) && seen.size < 256) {
-    seen.add(node)
-    const value = node.lookup(name)
-    if (value !== undefined) return value
-    const parent: PDFObject | undefined = node.lookup(PDFName.of("Parent"))
-    node = parent instanceof PDFDict ? parent : undefined
-  }
-  return undefined
-}
-
-const fieldFlags = (dict: PDFDict): number => {
-  const ff = inherited(dict, "Ff")
-  return ff instanceof PDFNumber ? ff.asNumber() : 0
-}
 
 const formTypeOf = (field: PDFField): FormType | undefined => {
   if (field instanceof PDFTextField) return "Text"
@@ -128,15 +94,6 @@ const normalizeRect = (rect: PDFObject | undefined): ReadonlyArray<number> => {
   })
   const round = (v: number) => Math.round(v * 100) / 100
   return [round(Math.min(n[0]!, n[2]!)), round(Math.min(n[1]!, n[3]!)), round(Math.max(n[0]!, n[2]!)), round(Math.max(n[1]!, n[3]!))]
-}
-
-/** The on-state names of a button widget: the keys of its normal appearance other than /Off. */
-const onStates = (widget: PDFDict): ReadonlyArray<PDFName> => {
-  const ap = widget.lookup(PDFName.of("AP"))
-  if (!(ap instanceof PDFDict)) return []
-  const normal = ap.lookup(PDFName.of("N"))
-  if (!(normal instanceof PDFDict)) return []
-  return normal.keys().filter((k) => k !== PDFName.of("Off"))
 }
 
 const uniqueOptions = (options: ReadonlyArray<FieldOption>): ReadonlyArray<FieldOption> => {

@@ -24,6 +24,7 @@ import {
   PDFHexString,
   PDFInvalidObject,
   PDFName,
+  PDFNumber,
   PDFOptionList,
   PDFRadioGroup,
   PDFRawStream,
@@ -137,14 +138,57 @@ export const nameText = (name: PDFName): string => {
   }
 }
 
+/** Field flags (PDF 32000-1, tables 221, 226, 228 and 230). */
+export const flags = {
+  readOnly: 1 << 0,
+  required: 1 << 1,
+  multiline: 1 << 12,
+  password: 1 << 13,
+  edit: 1 << 18,
+  multiSelect: 1 << 21,
+  comb: 1 << 24
+} as const
+
+/** The text of a PDF string object, or undefined for anything else. */
+export const decodeText = (value: PDFObject | undefined): string | undefined =>
+  value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : undefined
+
+/** An attribute looked up on the field and then its ancestors, as inheritable entries are. */
+export const inherited = (dict: PDFDict, key: string): PDFObject | undefined => {
+  const name = PDFName.of(key)
+  const seen = new Set<PDFDict>()
+  let node: PDFDict | undefined = dict
+  while (node && !seen.has(node) && seen.size < 256) {
+    seen.add(node)
+    const value = node.lookup(name)
+    if (value !== undefined) return value
+    const parent: PDFObject | undefined = node.lookup(PDFName.of("Parent"))
+    node = parent instanceof PDFDict ? parent : undefined
+  }
+  return undefined
+}
+
+/** The field's /Ff flags, inherited like every field attribute. */
+export const fieldFlags = (dict: PDFDict): number => {
+  const ff = inherited(dict, "Ff")
+  return ff instanceof PDFNumber ? ff.asNumber() : 0
+}
+
+/** The on-state names of a button widget: the keys of its normal appearance other than /Off. */
+export const onStates = (widget: PDFDict): ReadonlyArray<PDFName> => {
+  const ap = widget.lookup(PDFName.of("AP"))
+  if (!(ap instanceof PDFDict)) return []
+  const normal = ap.lookup(PDFName.of("N"))
+  if (!(normal instanceof PDFDict)) return []
+  return normal.keys().filter((k) => k !== PDFName.of("Off"))
+}
+
 /** A terminal field with the fully qualified name this engine uses for it. */
 export interface TerminalField {
   readonly field: PDFField
   readonly formName: string
 }
 
-const decodeText = (value: PDFObject | undefined): string | undefined =>
-  value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : undefined
 
 /**
  * The fully qualified name: partial names from the root down, joined with dots. Parents
