@@ -7,10 +7,12 @@ import { JobId, UserId } from "./Id.ts"
 export const JobStatus = Schema.Literals(["pending", "processing", "completed", "failed"])
 export type JobStatus = typeof JobStatus.Type
 
+/** Conversion options, with the ranges of contract.md. */
 export const JobOptions = Schema.Struct({
-  pages: Schema.optionalKey(Schema.Array(Schema.Number)),
-  confidence: Schema.Number,
-  resolution: Schema.Number,
+  /** 1-based pages to convert; absent means every page. */
+  pages: Schema.optionalKey(Schema.Array(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).check(Schema.isMinLength(1))),
+  confidence: Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })),
+  resolution: Schema.Int.check(Schema.isBetween({ minimum: 256, maximum: 4096 })),
   allow_checkboxes: Schema.Boolean
 })
 export type JobOptions = typeof JobOptions.Type

@@ -4,13 +4,13 @@
  */
 import { Context, Effect, Layer, Option } from "effect"
 import * as Clock from "./Clock.ts"
-import { ConversionJob, type JobOptions, JobNotFound } from "./ConversionJob.ts"
+import { ConversionJob, JobOptions, JobNotFound } from "./ConversionJob.ts"
 import * as Converter from "./Converter.ts"
 import * as Events from "./Events.ts"
 import * as FileName from "./FileName.ts"
 import * as Forms from "./Forms.ts"
 import * as Id from "./Id.ts"
-import { InvalidInput } from "./InvalidInput.ts"
+import { InvalidInput, validate } from "./InvalidInput.ts"
 import * as JobRunner from "./JobRunner.ts"
 import type { PdfUnusable } from "./pdf/PdfError.ts"
 import * as PdfJs from "./pdf/PdfJs.ts"
@@ -126,8 +126,9 @@ export const layer: Layer.Layer<
 
     return Conversions.of({
       start: Effect.fn("Conversions.start")(function*(input: StartConversion) {
+        const options = yield* validate(JobOptions, input.options, "options")
         const pageCount = yield* PdfJs.use(input.bytes, (doc) => Effect.succeed(doc.numPages))
-        const beyond = input.options.pages?.find((p) => p > pageCount)
+        const beyond = options.pages?.find((p) => p > pageCount)
         if (beyond !== undefined) {
           return yield* new InvalidInput({ field: "pages", message: `Page ${beyond} is past the end of the document (${pageCount} pages).` })
         }
@@ -137,8 +138,8 @@ export const layer: Layer.Layer<
           owner: input.owner,
           status: "pending",
           file_name: FileName.choose(input.fileName),
-          options: input.options,
-          progress: { pages_done: 0, pages_total: input.options.pages?.length ?? pageCount },
+          options,
+          progress: { pages_done: 0, pages_total: options.pages?.length ?? pageCount },
           attempts: 0,
           created: now,
           updated: now

@@ -26,11 +26,20 @@ export const Form = Schema.Struct({
 })
 export type Form = typeof Form.Type
 
-/** What `PUT /v1/forms/{id}` may change; absent members are kept. */
-export interface FormPatch {
+/**
+ * What `Forms.update` may change; absent members are kept. `fields` entries are matched by
+ * `id`, and each entry's present members replace the stored field's (checked as a FormField).
+ */
+export const FormPatch = Schema.Struct({
+  as_text: Schema.optional(Schema.String),
+  form_url: Schema.optional(Schema.String),
+  fields: Schema.optional(Schema.Array(Schema.StructWithRest(Schema.Struct({ id: Schema.String }), [Schema.Record(Schema.String, Schema.Unknown)]))),
+  group_instructions: Schema.optional(Instructions),
+  line_by_line_instructions: Schema.optional(Instructions)
+})
+export type FormPatch = {
   readonly as_text?: string | undefined
   readonly form_url?: string | undefined
-  /** Matched by `id`; each entry's present members replace the stored field's. */
   readonly fields?: ReadonlyArray<{ readonly id: string } & Partial<Omit<FormField, "id">>> | undefined
   readonly group_instructions?: Record<string, string> | undefined
   readonly line_by_line_instructions?: Record<string, string> | undefined

@@ -6,10 +6,10 @@ import * as Clock from "./Clock.ts"
 import type { Detection } from "./Converter.ts"
 import * as Events from "./Events.ts"
 import * as FileName from "./FileName.ts"
-import { Form, type FormPatch, FormForbidden, FormNotFound } from "./Form.ts"
+import { Form, FormPatch, FormForbidden, FormNotFound } from "./Form.ts"
 import { FormField } from "./FormField.ts"
 import * as Id from "./Id.ts"
-import { InvalidInput } from "./InvalidInput.ts"
+import { InvalidInput, validate } from "./InvalidInput.ts"
 import * as FormReader from "./pdf/FormReader.ts"
 import type { PdfUnusable } from "./pdf/PdfError.ts"
 import * as Storage from "./Storage.ts"
@@ -161,6 +161,7 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events> =
     })
 
     const update = Effect.fn("Forms.update")(function*(owner: Id.UserId, id: string, patch: FormPatch) {
+      yield* validate(FormPatch, patch as typeof FormPatch.Encoded, "form")
       yield* load(owner, id)
       const updated = yield* storage.updateJson(Form, keys.form(id), (current) =>
         Effect.gen(function*() {

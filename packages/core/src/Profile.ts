@@ -32,3 +32,21 @@ export type Profile = typeof Profile.Type
 export class ProfileNotFound extends Schema.TaggedError<ProfileNotFound>()("ProfileNotFound", {
   profileId: Schema.String
 }) {}
+
+const ProfileName = Schema.String.check(Schema.isTrimmed(), Schema.isMinLength(1), Schema.isMaxLength(500))
+
+/** Input of `Profiles.create`. */
+export const CreateProfile = Schema.Struct({
+  name: ProfileName,
+  status: Schema.optional(ProfileStatus),
+  data: Schema.optional(Schema.Record(Schema.String, Schema.String))
+})
+export type CreateProfile = typeof CreateProfile.Type
+
+/** Input of `Profiles.update`: present members replace; in `data` a null removes a key. */
+export const PatchProfile = Schema.Struct({
+  name: Schema.optional(ProfileName),
+  status: Schema.optional(ProfileStatus),
+  data: Schema.optional(Schema.Record(Schema.String, Schema.NullOr(Schema.String)))
+})
+export type PatchProfile = typeof PatchProfile.Type

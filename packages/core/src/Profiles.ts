@@ -6,7 +6,8 @@ import { Context, Effect, Layer, Option } from "effect"
 import * as Clock from "./Clock.ts"
 import type { ListResult } from "./Forms.ts"
 import * as Id from "./Id.ts"
-import { Profile, type ProfileFile, ProfileNotFound, type ProfileStatus } from "./Profile.ts"
+import { CreateProfile, PatchProfile, Profile, type ProfileFile, ProfileNotFound, type ProfileStatus } from "./Profile.ts"
+import { type InvalidInput, validate } from "./InvalidInput.ts"
 import * as Storage from "./Storage.ts"
 
 export interface ProfileQuery {
@@ -17,18 +18,7 @@ export interface ProfileQuery {
   readonly size: number
 }
 
-export interface CreateProfile {
-  readonly name: string
-  readonly status?: ProfileStatus | undefined
-  readonly data?: Record<string, string> | undefined
-}
-
-/** Present members replace; `data` is merged key by key, and a key set to null is removed. */
-export interface PatchProfile {
-  readonly name?: string | undefined
-  readonly status?: ProfileStatus | undefined
-  readonly data?: Record<string, string | null> | undefined
-}
+export type { CreateProfile, PatchProfile } from "./Profile.ts"
 
 export interface AttachFile {
   readonly fileName: string
@@ -37,10 +27,10 @@ export interface AttachFile {
 }
 
 export interface ProfilesShape {
-  readonly create: (owner: Id.UserId, input: CreateProfile) => Effect.Effect<Profile, Storage.StorageError>
+  readonly create: (owner: Id.UserId, input: CreateProfile) => Effect.Effect<Profile, InvalidInput | Storage.StorageError>
   readonly list: (owner: Id.UserId, query: ProfileQuery) => Effect.Effect<ListResult<Profile>, Storage.StorageError>
   readonly get: (owner: Id.UserId, id: string) => Effect.Effect<Profile, ProfileNotFound | Storage.StorageError>
-  readonly update: (owner: Id.UserId, id: string, patch: PatchProfile) => Effect.Effect<Profile, ProfileNotFound | Storage.StorageError>
+  readonly update: (owner: Id.UserId, id: string, patch: PatchProfile) => Effect.Effect<Profile, ProfileNotFound | InvalidInput | Storage.StorageError>
   readonly delete: (owner: Id.UserId, id: string) => Effect.Effect<void, ProfileNotFound | Storage.StorageError>
   readonly attachFile: (owner: Id.UserId, id: string, file: AttachFile) => Effect.Effect<{ readonly profile: Profile; readonly file: ProfileFile }, ProfileNotFound | Storage.StorageError>
   /** The bytes of an attached file (autofill reads them). */
@@ -80,7 +70,8 @@ export const layer: Layer.Layer<Profiles, never, Storage.Storage> = Layer.effect
       })
 
     return Profiles.of({
-      create: Effect.fn("Profiles.create")(function*(owner, input) {
+      create: Effect.fn("Profiles.create")(function*(owner, raw) {
+        const input = yield* validate(CreateProfile, raw)
         const now = Clock.nowIso()
         const profile: Profile = {
           idInternal: Id.ProfileId.make(Id.make("profile")),
@@ -109,7 +100,8 @@ export const layer: Layer.Layer<Profiles, never, Storage.Storage> = Layer.effect
         return { items: matching.slice(start, start + query.size), total: matching.length }
       }),
       get,
-      update: Effect.fn("Profiles.update")(function*(owner, id, patch) {
+      update: Effect.fn("Profiles.update")(function*(owner, id, raw) {
+        const patch = yield* validate(PatchProfile, raw)
         return yield* modify(owner, id, (p) => {
           const data: Record<string, string> = { ...p.data }
           for (const [k, v] of Object.entries(patch.data ?? {})) {

@@ -62,3 +62,11 @@ export class SessionNotReady extends Schema.TaggedError<SessionNotReady>()("Sess
   sessionId: Schema.String,
   status: SessionStatus
 }) {}
+
+/** The source fields of `Sessions.create`, checked before anything is stored. */
+export const CreateSessionInput = Schema.Struct({
+  formId: Schema.String.check(Schema.isMinLength(1)),
+  profileIds: Schema.optional(Schema.Array(Schema.String.check(Schema.isMinLength(1))).check(Schema.isMaxLength(100))),
+  fileUrls: Schema.optional(Schema.Array(Schema.String).check(Schema.isMaxLength(20))),
+  textInfo: Schema.optional(Schema.String.check(Schema.isMaxLength(1_000_000)))
+})

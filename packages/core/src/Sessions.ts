@@ -10,12 +10,12 @@ import * as Events from "./Events.ts"
 import { Form, FormForbidden, FormNotFound } from "./Form.ts"
 import * as Forms from "./Forms.ts"
 import * as Id from "./Id.ts"
-import { InvalidInput } from "./InvalidInput.ts"
+import { InvalidInput, validate } from "./InvalidInput.ts"
 import * as JobRunner from "./JobRunner.ts"
 import * as FormFiller from "./pdf/FormFiller.ts"
 import { Profile, ProfileNotFound } from "./Profile.ts"
 import * as Profiles from "./Profiles.ts"
-import { Session, type SessionFile, SessionNotFound, SessionNotReady } from "./Session.ts"
+import { CreateSessionInput, Session, type SessionFile, SessionNotFound, SessionNotReady } from "./Session.ts"
 import * as SourceFetcher from "./SourceFetcher.ts"
 import * as Storage from "./Storage.ts"
 
@@ -193,6 +193,7 @@ export const layer: Layer.Layer<
 
     return Sessions.of({
       create: Effect.fn("Sessions.create")(function*(input: CreateSession) {
+        yield* validate(CreateSessionInput, { formId: input.formId, profileIds: input.profileIds, fileUrls: input.fileUrls, textInfo: input.textInfo })
         yield* forms.get(input.owner, input.formId)
         const profileIds = [...new Set(input.profileIds ?? [])]
         for (const profileId of profileIds) yield* profiles.get(input.owner, profileId)

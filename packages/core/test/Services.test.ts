@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, Option } from "effect"
 import * as ApiKeys from "../src/ApiKeys.ts"
+import * as Conversions from "../src/Conversions.ts"
 import * as EmbeddedConverter from "../src/EmbeddedConverter.ts"
 import * as Forms from "../src/Forms.ts"
 import * as Formwright from "../src/Formwright.ts"
@@ -123,4 +124,21 @@ describe("JobRunner", () => {
       const left = yield* Storage.make(backend).listDocuments("work/")
       expect(left.items).toEqual([])
     }))
+})
+
+describe("service inputs are checked by the core itself", () => {
+  it.live("bad conversion options, profiles and sessions are InvalidInput naming the field", () =>
+    Effect.gen(function*() {
+      const conversions = yield* Conversions.Conversions
+      const profiles = yield* Profiles.Profiles
+      const sessions = yield* Sessions.Sessions
+      const pdf = yield* Effect.promise(() => Fixtures.flatPdf())
+      const bad = yield* Effect.flip(conversions.start({ owner: alice, bytes: pdf, options: { confidence: 2, resolution: 1600, allow_checkboxes: true } }))
+      expect(bad).toMatchObject({ _tag: "InvalidInput", field: "options.confidence" })
+      const pages = yield* Effect.flip(conversions.start({ owner: alice, bytes: pdf, options: { pages: [0], confidence: 0.1, resolution: 1600, allow_checkboxes: true } }))
+      expect(pages).toMatchObject({ _tag: "InvalidInput", field: "options.pages[0]" })
+      expect(yield* Effect.flip(profiles.create(alice, { name: "" }))).toMatchObject({ _tag: "InvalidInput", field: "name" })
+      expect(yield* Effect.flip(profiles.create(alice, { name: "A", status: "Gone" as never }))).toMatchObject({ _tag: "InvalidInput", field: "status" })
+      expect(yield* Effect.flip(sessions.create({ owner: alice, formId: "" }))).toMatchObject({ _tag: "InvalidInput", field: "formId" })
+    }).pipe(Effect.provide(core)))
 })
