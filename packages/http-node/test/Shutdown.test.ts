@@ -52,6 +52,13 @@ const exitWithin = (r: Run, ms: number) =>
     new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit within ${ms} ms\n${r.stdout()}\n${r.stderr()}`)), ms))
   ])
 
+/** `promise`, or a rejection naming the step when it takes longer than `ms`. */
+const within = <A>(promise: Promise<A>, ms: number, step: string, log: () => string = () => "") =>
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${step}: nothing within ${ms} ms\n${log()}`)), ms))
+  ])
+
 /** Whether a new TCP connection to the port is refused. */
 const refused = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -76,7 +83,7 @@ describe("the formwright CLI", () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   })
 
-  it("SIGTERM: the in-flight upload completes with 200, new connections are refused, exit code 0", async () => {
+  it("startup answers or refuses every request; SIGTERM: the in-flight upload completes with 200, new connections are refused, exit code 0", async () => {
     const port = await freePort()
     const server = run(["serve"], {
       FORMWRIGHT_PORT: String(port),
@@ -86,12 +93,23 @@ describe("the formwright CLI", () => {
     })
     children.push(server.child)
     const base = `http://127.0.0.1:${port}`
+    // While the server starts, a request is refused at once (the socket is not open yet) or
+    // answered; it is never accepted and then left without an answer.
+    let unanswered = 0
     const health = await TestServer.poll(
-      () => fetch(`${base}/health`).then((r) => r.status, () => 0),
+      () =>
+        fetch(`${base}/health`, { signal: AbortSignal.timeout(5_000) }).then(
+          (r) => r.status,
+          (e: Error) => {
+            if (e.name === "TimeoutError") unanswered++
+            return 0
+          }
+        ),
       (status) => status === 200,
       30_000
     )
     expect(health, server.stderr()).toBe(200)
+    expect(unanswered).toBe(0)
 
     // The PDF goes out in 12 slices, 100 ms apart: about 1.2 s on the wire.
     const pdf = await Fixtures.formWithEveryFieldType()
@@ -120,7 +138,8 @@ describe("the formwright CLI", () => {
       return { status: res.status, body: await res.json() }
     })
 
-    await thirdSliceSent
+    const logs = () => `${server.stdout()}\n${server.stderr()}`
+    await within(thirdSliceSent, 10_000, "sending the first slices", logs)
     expect(server.child.kill("SIGTERM")).toBe(true)
 
     // While the upload is still arriving, the listener is already closed.
@@ -128,13 +147,15 @@ describe("the formwright CLI", () => {
     expect(isRefused).toBe(true)
     expect(uploadDone).toBe(false)
 
-    const result = await upload
+    const result = await within(upload, 20_000, "the in-flight upload", logs)
     expect(result.status).toBe(200)
     expect(result.body[0].file_name).toBe("slow.pdf")
     expect(result.body[0].fields).toHaveLength(11)
     expect(sent).toBe(slices)
 
+    // The process waits for the upload's keep-alive connection to close (up to its 5 s timeout).
     expect(await exitWithin(server, 30_000)).toBe(0)
+    expect(server.stdout() + server.stderr()).not.toMatch(/level=(ERROR|FATAL)/)
   })
 
   it("`keys create --user carol` prints a key that authenticates against a server on the same data dir", async () => {
@@ -170,14 +191,14 @@ describe("the formwright CLI", () => {
   it("`keys create` without --user exits non-zero and prints the usage", async () => {
     const missing = run(["keys", "create"], { FORMWRIGHT_DATA_DIR: tempDir() })
     children.push(missing.child)
-    expect(await exitWithin(missing, 30_000)).not.toBe(0)
+    expect(await exitWithin(missing, 30_000)).toBe(2)
     expect(missing.stdout()).toBe("")
     expect(missing.stderr() + missing.stdout()).toMatch(/Usage:/)
     expect(missing.stderr()).toMatch(/--user/)
 
     const invalid = run(["keys", "create", "--user", "not a valid id!"], { FORMWRIGHT_DATA_DIR: tempDir() })
     children.push(invalid.child)
-    expect(await exitWithin(invalid, 30_000)).not.toBe(0)
+    expect(await exitWithin(invalid, 30_000)).toBe(2)
     expect(invalid.stdout()).toBe("")
   })
 })

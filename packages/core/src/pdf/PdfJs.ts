@@ -10,11 +10,13 @@ import { unusable, type PdfUnusable } from "./PdfError.ts"
 
 export type { PDFDocumentProxy }
 
-const classify = (error: unknown): PdfUnusable => {
+/** pdf.js calls a truncated PDF "invalid" too: only a body without a PDF header is not a PDF. */
+const classify = (bytes: Uint8Array) => (error: unknown): PdfUnusable => {
   const name = (error as { name?: string })?.name ?? ""
+  if (bytes.byteLength === 0) return unusable("Empty")
   if (name === "PasswordException") return unusable("UserPassword")
-  if (name === "InvalidPDFException") return unusable("NotPdf")
-  return unusable("Damaged")
+  const head = new TextDecoder("latin1").decode(bytes.subarray(0, 1024))
+  return head.includes("%PDF-") ? unusable("Damaged") : unusable("NotPdf")
 }
 
 /**
@@ -33,7 +35,7 @@ export const open = (bytes: Uint8Array): Effect.Effect<PDFDocumentProxy, PdfUnus
       })
     ),
     (task) => Effect.promise(() => task.destroy())
-  ).pipe(Effect.flatMap((task) => Effect.tryPromise({ try: () => task.promise, catch: classify })))
+  ).pipe(Effect.flatMap((task) => Effect.tryPromise({ try: () => task.promise, catch: classify(bytes) })))
 
 /** Runs `f` with the document open, closing it afterwards whatever happens. */
 export const use = <A, E, R>(bytes: Uint8Array, f: (doc: PDFDocumentProxy) => Effect.Effect<A, E, R>): Effect.Effect<A, E | PdfUnusable, R> =>

@@ -1,11 +1,9 @@
 /**
  * Helpers shared by the HTTP tests: uploads, JSON calls, error-shape checks and a pdf.js reader
- * of a PDF's form fields (pdfjs-dist is a dependency of core, so it is reached through core's
- * own install rather than added to this package).
+ * of a PDF's form fields (an independent reader of what the server wrote).
  */
 import { expect } from "vitest"
-// @ts-ignore: types come from the sibling declaration file of the same module.
-import { getDocument, VerbosityLevel } from "../../../core/node_modules/pdfjs-dist/legacy/build/pdf.mjs"
+import { getDocument, VerbosityLevel } from "pdfjs-dist/legacy/build/pdf.mjs"
 import * as TestServer from "./TestServer.ts"
 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
