@@ -98,8 +98,9 @@ export interface Versioned<A> {
 /** The service: the adapter's operations plus typed helpers built from them. */
 export interface StorageShape extends StorageBackend {
   /**
-   * The blob as a stream of chunks, or none when it is missing. The stream reads the blob that
-   * existed when the effect ran; it fails with a StorageError if that blob changed or vanished.
+   * The blob as a stream of chunks, or none when it is missing. Never a mix of two writes: the
+   * stream reads the blob found when the effect ran, or fails with a StorageError if that blob
+   * was replaced or deleted before it could be read.
    */
   readonly getBlobStream: (key: string) => Effect.Effect<Option.Option<Stream.Stream<Uint8Array, StorageError>>, StorageError>
   /**

@@ -1,12 +1,13 @@
 /**
  * The server, wired in one place: storage, the core, the /v1 routes, docs, and Node's HTTP server.
  */
-import { Effect, Layer, Option } from "effect"
+import { type Config, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ApiKeys, EmbeddedConverter, Formwright, Storage } from "@formwright/core"
 import { FsStorage } from "@formwright/storage-fs"
+import { S3Storage } from "@formwright/storage-s3"
 import * as NetAddress from "effect/net/NetAddress"
 import { createServer } from "node:http"
 import { Api } from "./Api.ts"
@@ -23,11 +24,18 @@ import * as UrlSourceFetcher from "./UrlSourceFetcher.ts"
 
 export interface AppOptions {
   readonly config: ServerConfig
-  /** Storage to serve from; by default a directory at `config.dataDir`. */
-  readonly storage?: Layer.Layer<Storage.Storage, Storage.StorageError> | undefined
+  /** Storage to serve from; by default the one `config.storage` names (see `storageLayer`). */
+  readonly storage?: Layer.Layer<Storage.Storage, Storage.StorageError | Config.ConfigError> | undefined
   /** On a store with no API keys at all, issue one for user `dev` and log it (first start). */
   readonly issueFirstKey?: boolean | undefined
 }
+
+/**
+ * The storage `config.storage` names: the directory `config.dataDir` (fs), or the bucket of the
+ * FORMWRIGHT_S3_* variables (s3), which every server of a deployment can share.
+ */
+export const storageLayer = (config: ServerConfig): Layer.Layer<Storage.Storage, Storage.StorageError | Config.ConfigError> =>
+  config.storage === "s3" ? S3Storage.layerConfig : FsStorage.layer({ directory: config.dataDir })
 
 /** Keys from FORMWRIGHT_API_KEYS, and a first key for an empty store when asked. */
 const seedKeys = (options: AppOptions) =>
@@ -54,7 +62,7 @@ const seedKeys = (options: AppOptions) =>
 export const layerApp = (options: AppOptions) => {
   const { config } = options
   const ports = Layer.mergeAll(
-    options.storage ?? FsStorage.layer({ directory: config.dataDir }),
+    options.storage ?? storageLayer(config),
     EmbeddedConverter.layer,
     UrlSourceFetcher.layer({
       allowHttp: config.allowHttpUrls,
@@ -83,11 +91,22 @@ export const layerApp = (options: AppOptions) => {
   )
 }
 
-/** The app on Node's HTTP server at `config.host:config.port` (port 0 picks a free one). */
+/**
+ * The app on Node's HTTP server at `config.host:config.port` (port 0 picks a free one).
+ *
+ * The app (storage, core, resumed jobs, routes, docs) is built before the socket listens:
+ * `HttpRouter.serve` would listen first, and a request arriving while the app is still being
+ * built finds no request handler and is never answered. Built first, such a request is refused
+ * at once and the client can retry.
+ */
 export const layer = (options: AppOptions) =>
-  HttpRouter.serve(layerApp(options), { disableLogger: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.config.port, host: options.config.host }))
-  )
+  Layer.unwrap(
+    Effect.map(HttpRouter.toHttpEffect(layerApp(options)), (handler) =>
+      HttpServer.serve(handler).pipe(
+        HttpServer.withLogAddress,
+        Layer.provideMerge(NodeHttpServer.layerServer(createServer, { port: options.config.port, host: options.config.host }))
+      ))
+  ).pipe(Layer.provideMerge(NodeHttpServer.layerHttpServices))
 
 /** The base URL the server listens on. */
 export const baseUrl = Effect.gen(function*() {

@@ -12,6 +12,8 @@ export interface ServerConfig {
   readonly port: number
   readonly host: string
   readonly dataDir: string
+  /** Where records and PDFs live: `fs` (the directory `dataDir`, the default) or `s3` (FORMWRIGHT_S3_* settings). */
+  readonly storage?: "fs" | "s3" | undefined
   /** Development seeding, `user:key,user2:key2`: keys accepted without being issued by the CLI. */
   readonly apiKeys: string
   readonly maxUploadBytes: number
@@ -55,6 +57,7 @@ export const config: Config.Config<ServerConfig> = Config.all({
   port: Config.Port("FORMWRIGHT_PORT").pipe(Config.withDefault(3000)),
   host: Config.String("FORMWRIGHT_HOST").pipe(Config.withDefault("0.0.0.0")),
   dataDir: Config.String("FORMWRIGHT_DATA_DIR").pipe(Config.withDefault("./data")),
+  storage: Config.Literals(["fs", "s3"], "FORMWRIGHT_STORAGE").pipe(Config.withDefault("fs" as const)),
   apiKeys: Config.String("FORMWRIGHT_API_KEYS").pipe(Config.withDefault("")),
   maxUploadBytes: Config.Int("FORMWRIGHT_MAX_UPLOAD_BYTES").pipe(Config.withDefault(50 * 1024 * 1024)),
   publicUrl: Config.String("FORMWRIGHT_PUBLIC_URL").pipe(Config.option, Config.map((o) => (o._tag === "Some" ? o.value : undefined))),

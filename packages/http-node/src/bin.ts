@@ -6,7 +6,6 @@
 import { Cause, Effect, Exit, Layer, Logger } from "effect"
 import { NodeRuntime } from "@effect/platform-node"
 import { ApiKeys } from "@formwright/core"
-import { FsStorage } from "@formwright/storage-fs"
 import * as Server from "./Server.ts"
 import { config } from "./ServerConfig.ts"
 
@@ -27,33 +26,48 @@ const createKey = (user: string) =>
     const issued = yield* keys.create(user)
     yield* Effect.sync(() => {
       process.stdout.write(`${issued.key}\n`)
-      process.stderr.write(`Issued key ${issued.id} for user '${user}' (stored as a hash in ${settings.dataDir}; this is the only time it is shown).\n`)
+      process.stderr.write(`Issued key ${issued.id} for user '${user}' (stored as a hash in ${settings.storage === "s3" ? "the S3 bucket" : settings.dataDir}; this is the only time it is shown).\n`)
     })
   }).pipe(
     Effect.provide(
-      ApiKeys.layer.pipe(Layer.provide(Layer.unwrap(Effect.map(config, (c) => FsStorage.layer({ directory: c.dataDir })))))
+      ApiKeys.layer.pipe(Layer.provide(Layer.unwrap(Effect.map(config, Server.storageLayer))))
     )
   )
 
-const main = (argv: ReadonlyArray<string>) => {
+/** A command line we cannot run: the message goes to stderr with the usage, and the exit code is 2. */
+class UsageError {
+  readonly message: string
+  constructor(message: string) {
+    this.message = message
+  }
+}
+
+const main = (argv: ReadonlyArray<string>): Effect.Effect<unknown, unknown> | UsageError => {
   const [command = "serve", ...rest] = argv
   if (command === "serve") return serve
   if (command === "keys" && rest[0] === "create") {
     const at = rest.indexOf("--user")
     const user = at >= 0 ? rest[at + 1] : undefined
     if (!user || !/^[A-Za-z0-9_-]{1,64}$/.test(user)) {
-      return Effect.fail(new Error(`keys create needs --user <id> (letters, digits, _ and -, up to 64).\n${usage}`))
+      return new UsageError("keys create needs --user <id> (letters, digits, _ and -, up to 64).")
     }
     return createKey(user)
   }
   if (command === "help" || command === "--help" || command === "-h") return Effect.sync(() => console.log(usage))
-  return Effect.fail(new Error(`Unknown command '${argv.join(" ")}'.\n${usage}`))
+  return new UsageError(`Unknown command '${argv.join(" ")}'.`)
 }
 
-NodeRuntime.runMain(
-  (main(process.argv.slice(2)) as Effect.Effect<unknown, unknown>).pipe(Effect.provide(Logger.layer([Logger.consoleLogFmt]))),
-  {
-    // A SIGTERM interrupts the server after in-flight requests finished: that is a clean exit.
-    teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
-  }
-)
+const program = main(process.argv.slice(2))
+if (program instanceof UsageError) {
+  // Not through the logger: nothing lands on stdout, where a script expects the key.
+  process.stderr.write(`${program.message}\n${usage}\n`)
+  process.exitCode = 2
+} else {
+  NodeRuntime.runMain(
+    program.pipe(Effect.provide(Logger.layer([Logger.consoleLogFmt]))),
+    {
+      // A SIGTERM interrupts the server after in-flight requests finished: that is a clean exit.
+      teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) ? 0 : 1)
+    }
+  )
+}

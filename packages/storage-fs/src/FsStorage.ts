@@ -19,7 +19,7 @@
  * Key segments are not case-folded: on a case-insensitive file system (macOS, Windows defaults)
  * keys that differ only in case share a file. Formwright's keys are ids, which never do.
  */
-import { Config, Effect, Layer, Option, Schema, Semaphore } from "effect"
+import { Config, Effect, Exit, Layer, Option, Schema, Semaphore, Stream } from "effect"
 import { Storage } from "@formwright/core"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs/promises"
@@ -404,6 +404,63 @@ export const make = Effect.fn("FsStorage.make")(function*(options: Options) {
       const path = yield* pathOf("blobs", key)
       const bytes = yield* fsTry(`Could not read blob ${key}`, () => unless(Fs.readFile(path.file), "ENOENT", "ENOTDIR"))
       return bytes === undefined ? Option.none() : Option.some(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+    }),
+
+    // Streamed like every write: into a temp file, fsynced, renamed over the target, so a failed
+    // or interrupted upload leaves the previous blob (or none) and only a temp file to remove.
+    putBlobStream: <E, R>(key: string, stream: Stream.Stream<Uint8Array, E, R>) =>
+      Effect.gen(function*() {
+        const path = yield* pathOf("blobs", key)
+        const temp = Path.join(tmpDir, `${hostTag}-${process.pid}-${randomToken()}`)
+        const message = `Could not write blob ${key}`
+        yield* Effect.acquireUseRelease(
+          fsTry(message, () => Fs.open(temp, "wx")),
+          (handle) =>
+            Stream.runForEach(stream, (chunk) =>
+              fsTry(message, async () => {
+                for (let at = 0; at < chunk.byteLength;) at += (await handle.write(chunk, at, chunk.byteLength - at)).bytesWritten
+              })).pipe(
+                Effect.andThen(fsTry(message, () => handle.sync())),
+                Effect.andThen(Effect.uninterruptible(fsTry(message, async () => {
+                  await makeDirectory(path.dir)
+                  await Fs.rename(temp, path.file)
+                  await syncDirectory(path.dir)
+                })))
+              ),
+          (handle, exit) =>
+            Effect.promise(async () => {
+              await handle.close().catch(() => undefined)
+              if (Exit.isFailure(exit)) await Fs.unlink(temp).catch(() => undefined)
+            })
+        )
+      }).pipe(Effect.withSpan("FsStorage.putBlobStream")),
+
+    // The file is opened when the stream runs; if it was replaced or removed since it was found,
+    // the stream fails rather than read another blob than the one reported.
+    getBlobStream: Effect.fn("FsStorage.getBlobStream")(function*(key: string) {
+      const path = yield* pathOf("blobs", key)
+      const found = yield* fsTry(`Could not read blob ${key}`, () => unless(Fs.stat(path.file), "ENOENT", "ENOTDIR"))
+      if (found === undefined) return Option.none<Stream.Stream<Uint8Array, Storage.StorageError>>()
+      const changed = () => new Storage.StorageError({ message: `Blob ${key} changed or was deleted while it was being read` })
+      const stream = Stream.unwrap(
+        Effect.acquireRelease(
+          fsTry(`Could not read blob ${key}`, () => unless(Fs.open(path.file, "r"), "ENOENT", "ENOTDIR")),
+          (handle) => Effect.promise(() => handle?.close().catch(() => undefined) ?? Promise.resolve())
+        ).pipe(
+          Effect.flatMap((handle) =>
+            handle === undefined
+              ? Effect.fail(changed())
+              : Effect.flatMap(fsTry(`Could not read blob ${key}`, () => handle.stat()), (stat) =>
+                stat.ino !== found.ino || stat.dev !== found.dev
+                  ? Effect.fail(changed())
+                  : Effect.succeed(Stream.fromAsyncIterable(
+                    handle.createReadStream({ autoClose: false, highWaterMark: 256 * 1024 }) as AsyncIterable<Uint8Array>,
+                    (cause) => new Storage.StorageError({ message: `Could not read blob ${key}`, cause })
+                  )))
+          )
+        )
+      )
+      return Option.some(stream)
     }),
 
     deleteBlob: Effect.fn("FsStorage.deleteBlob")(function*(key: string) {
