@@ -145,7 +145,7 @@ export const layer: Layer.Layer<
           updated: now
         }
         yield* storage.putBlob(keys.input(job.owner, job.id), input.bytes, { contentType: "application/pdf" })
-        yield* storage.putJson(ConversionJob, keys.job(job.owner, job.id), job)
+        yield* storage.insertJson(ConversionJob, keys.job(job.owner, job.id), job)
         yield* runner.submit({ kind: "conversion", id: job.id, owner: job.owner })
         return job
       }),

@@ -1,7 +1,7 @@
 /**
  * The Forms service: upload, read, update and delete a user's forms.
  */
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema, type Stream } from "effect"
 import * as Clock from "./Clock.ts"
 import type { Detection } from "./Converter.ts"
 import * as Events from "./Events.ts"
@@ -45,6 +45,11 @@ export interface FormsShape {
   readonly list: (owner: Id.UserId, query: ListQuery) => Effect.Effect<ListResult<Form>, Storage.StorageError>
   readonly get: (owner: Id.UserId, id: string) => Effect.Effect<Form, Lookup>
   readonly pdf: (owner: Id.UserId, id: string) => Effect.Effect<{ readonly form: Form; readonly bytes: Uint8Array }, Lookup>
+  /** The stored PDF as a stream, so a large file is never held whole in memory to be sent. */
+  readonly pdfStream: (
+    owner: Id.UserId,
+    id: string
+  ) => Effect.Effect<{ readonly form: Form; readonly stream: Stream.Stream<Uint8Array, Storage.StorageError> }, Lookup>
   readonly update: (owner: Id.UserId, id: string, patch: FormPatch) => Effect.Effect<Form, Lookup | InvalidInput>
   readonly delete: (owner: Id.UserId, id: string) => Effect.Effect<void, Lookup>
 }
@@ -119,8 +124,8 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events> =
         }
         // The PDF goes first: a form record is only ever visible with its PDF in place.
         yield* storage.putBlob(keys.pdf(form.id), input.bytes, { contentType: "application/pdf" })
-        yield* storage.putJson(Form, keys.form(form.id), form)
-        yield* storage.putJson(OwnerEntry, keys.ownerEntry(form.owner, form.id), { form_id: form.id, created: now })
+        yield* storage.insertJson(Form, keys.form(form.id), form)
+        yield* storage.insertJson(OwnerEntry, keys.ownerEntry(form.owner, form.id), { form_id: form.id, created: now })
         return form
       })
 
@@ -191,6 +196,12 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events> =
         const bytes = yield* storage.getBlob(keys.pdf(id))
         if (Option.isNone(bytes)) return yield* new FormNotFound({ formId: id })
         return { form, bytes: bytes.value }
+      }),
+      pdfStream: Effect.fn("Forms.pdfStream")(function*(owner: Id.UserId, id: string) {
+        const form = yield* load(owner, id)
+        const stream = yield* storage.getBlobStream(keys.pdf(id))
+        if (Option.isNone(stream)) return yield* new FormNotFound({ formId: id })
+        return { form, stream: stream.value }
       }),
       update,
       delete: Effect.fn("Forms.delete")(function*(owner: Id.UserId, id: string) {

@@ -83,9 +83,7 @@ export const layer: Layer.Layer<Profiles, never, Storage.Storage> = Layer.effect
           created: now,
           updated: now
         }
-        yield* storage.createJson(Profile, keys.profile(owner, profile.idInternal), profile).pipe(
-          Effect.catchTag("StorageConflict", () => Effect.fail(new Storage.StorageError({ message: "Profile id collision" })))
-        )
+        yield* storage.insertJson(Profile, keys.profile(owner, profile.idInternal), profile)
         return profile
       }),
       list: Effect.fn("Profiles.list")(function*(owner, query) {

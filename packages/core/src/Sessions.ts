@@ -1,7 +1,7 @@
 /**
  * The Sessions service: autofill sessions, created at once and filled in the background.
  */
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, type Stream } from "effect"
 import * as Documents from "./autofill/Documents.ts"
 import { type Fact, fromLines, fromRecord, sourceConfidence } from "./autofill/Fact.ts"
 import * as Matcher from "./autofill/Matcher.ts"
@@ -43,6 +43,11 @@ export interface SessionsShape {
   readonly get: (owner: Id.UserId, id: string) => Effect.Effect<Session, SessionNotFound | Storage.StorageError>
   /** The filled PDF of a completed session. */
   readonly filledPdf: (owner: Id.UserId, id: string) => Effect.Effect<Uint8Array, SessionNotFound | SessionNotReady | Storage.StorageError>
+  /** The filled PDF of a completed session as a stream. */
+  readonly filledPdfStream: (
+    owner: Id.UserId,
+    id: string
+  ) => Effect.Effect<Stream.Stream<Uint8Array, Storage.StorageError>, SessionNotFound | SessionNotReady | Storage.StorageError>
 }
 
 export class Sessions extends Context.Service<Sessions, SessionsShape>()("@formwright/core/Sessions") {}
@@ -191,6 +196,13 @@ export const layer: Layer.Layer<
 
     yield* runner.register("session", process)
 
+    const completed = (owner: Id.UserId, id: string) =>
+      Effect.gen(function*() {
+        const session = yield* get(owner, id)
+        if (session.status !== "completed") return yield* new SessionNotReady({ sessionId: id, status: session.status })
+        return session
+      })
+
     return Sessions.of({
       create: Effect.fn("Sessions.create")(function*(input: CreateSession) {
         yield* validate(CreateSessionInput, { formId: input.formId, profileIds: input.profileIds, fileUrls: input.fileUrls, textInfo: input.textInfo })
@@ -220,17 +232,22 @@ export const layer: Layer.Layer<
           created: now,
           updated: now
         }
-        yield* storage.putJson(Session, keys.session(input.owner, id), session)
+        yield* storage.insertJson(Session, keys.session(input.owner, id), session)
         yield* runner.submit({ kind: "session", id, owner: input.owner })
         return session
       }),
       get,
       filledPdf: Effect.fn("Sessions.filledPdf")(function*(owner: Id.UserId, id: string) {
-        const session = yield* get(owner, id)
-        if (session.status !== "completed") return yield* new SessionNotReady({ sessionId: id, status: session.status })
+        yield* completed(owner, id)
         const bytes = yield* storage.getBlob(keys.filled(owner, id))
         if (Option.isNone(bytes)) return yield* new Storage.StorageError({ message: `Filled PDF of ${id} is missing` })
         return bytes.value
+      }),
+      filledPdfStream: Effect.fn("Sessions.filledPdfStream")(function*(owner: Id.UserId, id: string) {
+        yield* completed(owner, id)
+        const stream = yield* storage.getBlobStream(keys.filled(owner, id))
+        if (Option.isNone(stream)) return yield* new Storage.StorageError({ message: `Filled PDF of ${id} is missing` })
+        return stream.value
       })
     })
   })

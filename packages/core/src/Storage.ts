@@ -115,6 +115,11 @@ export interface StorageShape extends StorageBackend {
   readonly getJson: <S extends Schema.Codec<any, any>>(schema: S, key: string) => Effect.Effect<Option.Option<Versioned<S["Type"]>>, StorageError>
   /** Creates a document; a conflict means the key is taken. */
   readonly createJson: <S extends Schema.Codec<any, any>>(schema: S, key: string, value: S["Type"]) => Effect.Effect<string, StorageError | StorageConflict>
+  /**
+   * Creates a record under a freshly generated key, still conditionally, so even a duplicated id
+   * could never overwrite a record; such a conflict is a StorageError, not the caller's to handle.
+   */
+  readonly insertJson: <S extends Schema.Codec<any, any>>(schema: S, key: string, value: S["Type"]) => Effect.Effect<string, StorageError>
   /** Writes unconditionally. */
   readonly putJson: <S extends Schema.Codec<any, any>>(schema: S, key: string, value: S["Type"]) => Effect.Effect<string, StorageError>
   /**
@@ -239,6 +244,10 @@ export const make = (backend: StorageBackend): StorageShape => {
     putBlobStream,
     getJson,
     createJson: (schema, key, value) => Effect.flatMap(encode(schema, key, value), (text) => backend.putDocument(key, text, "absent")),
+    insertJson: (schema, key, value) =>
+      Effect.flatMap(encode(schema, key, value), (text) => backend.putDocument(key, text, "absent")).pipe(
+        Effect.mapError((e) => e._tag === "StorageConflict" ? new StorageError({ message: `A record already exists under the new key ${key}` }) : e)
+      ),
     putJson: (schema, key, value) =>
       Effect.flatMap(encode(schema, key, value), (text) => backend.putDocument(key, text, "any")).pipe(
         Effect.mapError((e) => e._tag === "StorageConflict" ? new StorageError({ message: `Unconditional write to ${key} reported a conflict` }) : e)

@@ -9,6 +9,7 @@ import { ApiKeys, EmbeddedConverter, Formwright, Storage } from "@formwright/cor
 import { FsStorage } from "@formwright/storage-fs"
 import { S3Storage } from "@formwright/storage-s3"
 import * as NetAddress from "effect/net/NetAddress"
+import * as NodeHttp from "node:http"
 import { createServer } from "node:http"
 import { Api } from "./Api.ts"
 import * as Authorization from "./handlers/Authorization.ts"
@@ -77,7 +78,8 @@ export const layerApp = (options: AppOptions) => {
   )
   const routes = Layer.mergeAll(
     HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(handlers)),
-    HttpApiScalar.layer(Api, { path: "/docs" }),
+    // The docs page loads nothing from the internet, fonts included.
+    HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
     Edge.layer
   )
   const settings = Layer.mergeAll(
@@ -99,14 +101,35 @@ export const layerApp = (options: AppOptions) => {
  * built finds no request handler and is never answered. Built first, such a request is refused
  * at once and the client can retry.
  */
-export const layer = (options: AppOptions) =>
-  Layer.unwrap(
+export const layer = (options: AppOptions) => {
+  const server = createServer()
+  const serving = Layer.unwrap(
     Effect.map(HttpRouter.toHttpEffect(layerApp(options)), (handler) =>
       HttpServer.serve(handler).pipe(
         HttpServer.withLogAddress,
-        Layer.provideMerge(NodeHttpServer.layerServer(createServer, { port: options.config.port, host: options.config.host }))
+        Layer.provideMerge(NodeHttpServer.layerServer(() => server, { port: options.config.port, host: options.config.host }))
       ))
   ).pipe(Layer.provideMerge(NodeHttpServer.layerHttpServices))
+  return closeIdleConnectionsOnShutdown(server).pipe(Layer.provideMerge(serving))
+}
+
+/**
+ * On shutdown, keep-alive connections are closed as soon as they are idle. Closing the server
+ * waits for every open connection, and a client's idle keep-alive socket would otherwise hold
+ * the process for its whole timeout after the in-flight requests have finished.
+ * Built after the server, so this runs first when the server is released.
+ */
+const closeIdleConnectionsOnShutdown = (server: NodeHttp.Server) =>
+  Layer.effectDiscard(
+    Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        server.closeIdleConnections()
+        const timer = setInterval(() => server.closeIdleConnections(), 50)
+        timer.unref()
+        server.once("close", () => clearInterval(timer))
+      })
+    )
+  )
 
 /** The base URL the server listens on. */
 export const baseUrl = Effect.gen(function*() {

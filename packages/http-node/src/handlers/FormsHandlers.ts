@@ -83,8 +83,8 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
       .handleRaw("pdf", ({ params }) =>
         handle("standard", Effect.gen(function*() {
           const user = yield* CurrentUser
-          const { bytes, form } = yield* forms.pdf(user.id, params.id)
-          return HttpServerResponse.uint8Array(bytes, {
+          const { form, stream } = yield* forms.pdfStream(user.id, params.id)
+          return HttpServerResponse.stream(stream, {
             contentType: "application/pdf",
             headers: { "content-disposition": `attachment; filename="${asciiName(form.file_name)}"` }
           })

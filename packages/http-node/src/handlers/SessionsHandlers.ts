@@ -1,7 +1,7 @@
 /**
  * Handlers of the sessions group.
  */
-import { Context, Effect } from "effect"
+import { Context, Effect, type Stream } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Id, Sessions } from "@formwright/core"
@@ -73,8 +73,8 @@ const parseCreate = (request: HttpServerRequest.HttpServerRequest) =>
 const wantsPdf = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers.accept ?? "").split(",").some((part) => part.split(";")[0]!.trim().toLowerCase() === "application/pdf")
 
-const pdfResponse = (id: string, bytes: Uint8Array) =>
-  HttpServerResponse.uint8Array(bytes, {
+const pdfResponse = (id: string, stream: Stream.Stream<Uint8Array, unknown>) =>
+  HttpServerResponse.stream(stream, {
     contentType: "application/pdf",
     headers: { "content-disposition": `attachment; filename="session-${id}.pdf"` }
   })
@@ -97,8 +97,8 @@ export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers)
           if (session.status !== "completed") {
             return json(200, { ...Out.session(session), ...(session.error_message ? { error_message: session.error_message } : {}) })
           }
+          if (wantsPdf(request)) return pdfResponse(session.id, yield* sessions.filledPdfStream(user.id, session.id))
           const pdf = yield* sessions.filledPdf(user.id, session.id)
-          if (wantsPdf(request)) return pdfResponse(session.id, pdf)
           return json(200, {
             ...Out.session(session),
             filled_form_base64: Buffer.from(pdf).toString("base64"),
@@ -110,6 +110,6 @@ export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers)
       .handleRaw("pdf", ({ params }) =>
         handle("standard", Effect.gen(function*() {
           const user = yield* CurrentUser
-          return pdfResponse(params.id, yield* sessions.filledPdf(user.id, params.id))
+          return pdfResponse(params.id, yield* sessions.filledPdfStream(user.id, params.id))
         })))
   }))
