@@ -89,6 +89,23 @@ export interface StorageBackend {
   ) => Effect.Effect<Page<{ readonly key: string; readonly document: VersionedDocument }>, StorageError>
 }
 
+/**
+ * Code-point order (the same as UTF-8 byte order, which is how S3 lists keys), rather than
+ * JavaScript's UTF-16 code-unit order, so every adapter pages through keys in one order.
+ */
+export const compareKeys = (a: string, b: string): number => {
+  const length = Math.min(a.length, b.length)
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x !== y) return codePointRank(x) - codePointRank(y)
+  }
+  return a.length - b.length
+}
+
+// Surrogates encode code points above U+FFFF, so they must sort after U+E000..U+FFFF.
+const codePointRank = (unit: number): number => unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit
+
 /** A document decoded with its schema, and the version it was read at. */
 export interface Versioned<A> {
   readonly value: A

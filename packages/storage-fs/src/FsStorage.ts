@@ -96,22 +96,6 @@ const decodeSegment = (name: string): string | undefined => {
   }
 }
 
-/**
- * Code-point order (the same as UTF-8 byte order, which is how S3 lists keys), rather than
- * JavaScript's UTF-16 code-unit order, so every adapter pages through keys in one order.
- */
-const compareKeys = (a: string, b: string): number => {
-  const length = Math.min(a.length, b.length)
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i)
-    const y = b.charCodeAt(i)
-    if (x !== y) return codePointRank(x) - codePointRank(y)
-  }
-  return a.length - b.length
-}
-
-// Surrogates encode code points above U+FFFF, so they must sort after U+E000..U+FFFF.
-const codePointRank = (unit: number): number => unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit
 
 const isProcessAlive = (pid: number): boolean => {
   try {
@@ -372,12 +356,12 @@ export const make = Effect.fn("FsStorage.make")(function*(options: Options) {
               if (segment?.startsWith(startsWith)) children.push({ key: `${keyPrefix}${segment}` })
             }
           }
-          children.sort((a, b) => compareKeys(a.key, b.key))
+          children.sort((a, b) => Storage.compareKeys(a.key, b.key))
           for (const child of children) {
             if (found.length > limit) return
             if (child.dir === undefined) {
-              if (cursor === undefined || compareKeys(child.key, cursor) > 0) found.push(child.key)
-            } else if (cursor === undefined || compareKeys(child.key, cursor) > 0 || cursor.startsWith(child.key)) {
+              if (cursor === undefined || Storage.compareKeys(child.key, cursor) > 0) found.push(child.key)
+            } else if (cursor === undefined || Storage.compareKeys(child.key, cursor) > 0 || cursor.startsWith(child.key)) {
               yield* walk(child.dir, child.key, "")
             }
           }

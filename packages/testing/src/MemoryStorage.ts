@@ -6,22 +6,6 @@
 import { Effect, Layer, Option } from "effect"
 import { Storage } from "@formwright/core"
 
-/**
- * Code-point order (the same as UTF-8 byte order, which is how S3 lists keys), rather than
- * JavaScript's UTF-16 code-unit order, so every adapter pages through keys in one order.
- */
-const compareKeys = (a: string, b: string): number => {
-  const length = Math.min(a.length, b.length)
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i)
-    const y = b.charCodeAt(i)
-    if (x !== y) return codePointRank(x) - codePointRank(y)
-  }
-  return a.length - b.length
-}
-
-// Surrogates encode code points above U+FFFF, so they must sort after U+E000..U+FFFF.
-const codePointRank = (unit: number): number => unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit
 
 const page = <A>(
   keys: Iterable<string>,
@@ -32,8 +16,8 @@ const page = <A>(
   const limit = Math.max(1, Math.floor(options?.limit ?? 1000))
   const cursor = options?.cursor
   const matching = Array.from(keys)
-    .filter((key) => key.startsWith(prefix) && (cursor === undefined || compareKeys(key, cursor) > 0))
-    .sort(compareKeys)
+    .filter((key) => key.startsWith(prefix) && (cursor === undefined || Storage.compareKeys(key, cursor) > 0))
+    .sort(Storage.compareKeys)
   const items = matching.slice(0, limit)
   return {
     items: items.map(item),
