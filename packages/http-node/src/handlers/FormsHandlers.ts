@@ -70,8 +70,7 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
         handle("standard", Effect.gen(function*() {
           const user = yield* CurrentUser
           const params = new URL(request.url, "http://x").searchParams
-          const page = yield* Query.integer("standard", "page", params.get("page") ?? undefined, 1, 1, 1_000_000)
-          const size = yield* Query.integer("standard", "size", params.get("size") ?? undefined, 10, 1, 100)
+          const { page, size } = yield* Query.paging(params)
           const result = yield* forms.list(user.id, { name: params.get("name") ?? undefined, page, size })
           return json(200, { id: Id.make("formList"), object: "forms", total: result.total, forms: result.items.map(Out.formDefinition) })
         })))

@@ -28,8 +28,7 @@ export const ProfilesHandlers = HttpApiBuilder.group(Api, "profiles", (handlers)
         handle("standard", Effect.gen(function*() {
           const user = yield* CurrentUser
           const params = new URL(request.url, "http://x").searchParams
-          const page = yield* Query.integer("standard", "page", params.get("page") ?? undefined, 1, 1, 1_000_000)
-          const size = yield* Query.integer("standard", "size", params.get("size") ?? undefined, 10, 1, 100)
+          const { page, size } = yield* Query.paging(params)
           const status = params.get("status") ?? undefined
           if (status !== undefined && !statuses.has(status)) {
             return yield* fail("standard", 400, `Invalid status: expected Active or Inactive, got '${status}'.`)

@@ -53,3 +53,10 @@ export const decode = <S extends Schema.Codec<any, any>>(family: Family, schema:
   Schema.decodeUnknownEffect(schema as Schema.Codec<S["Type"], unknown>)(input, { onExcessProperty: "ignore" }).pipe(
     Effect.catch((error) => fail(family, 400, `Invalid ${root}: ${error.message.replace(/\s+/g, " ").slice(0, 300)}`))
   )
+
+/** `page` (>= 1, default 1) and `size` (1..100, default 10) of the list routes. */
+export const paging = (params: URLSearchParams) =>
+  Effect.all({
+    page: integer("standard", "page", params.get("page") ?? undefined, 1, 1, 1_000_000),
+    size: integer("standard", "size", params.get("size") ?? undefined, 10, 1, 100)
+  })
