@@ -1,6 +1,7 @@
 /**
  * Everything the core offers, wired together: give it Storage, a Converter and a SourceFetcher
- * and get Forms, Profiles, Sessions, Conversions and ApiKeys, with in-process events and jobs.
+ * and get Forms, Profiles, Sessions, Conversions and ApiKeys, with in-process jobs and events
+ * (`options.events` swaps the events adapter, e.g. for `Webhooks.layer`).
  * Jobs recorded before a restart are resumed when the layer starts.
  */
 import { Effect, Layer } from "effect"
@@ -18,6 +19,8 @@ import type * as Storage from "./Storage.ts"
 export interface Options {
   /** Background jobs run at once (default 2). */
   readonly concurrency?: number
+  /** Where events go (default `Events.layerInProcess`; `Webhooks.layer` also POSTs them to a URL). */
+  readonly events?: Layer.Layer<Events.Events | Events.EventBus> | undefined
 }
 
 /** The services an application uses. */
@@ -35,7 +38,7 @@ export type Services =
 export const layer = (
   options: Options = {}
 ): Layer.Layer<Services, never, Storage.Storage | Converter.Converter | SourceFetcher.SourceFetcher> => {
-  const base = Layer.mergeAll(JobRunner.layerInProcess({ concurrency: options.concurrency ?? 2 }), Events.layerInProcess)
+  const base = Layer.mergeAll(JobRunner.layerInProcess({ concurrency: options.concurrency ?? 2 }), options.events ?? Events.layerInProcess)
   const forms = Forms.layer.pipe(Layer.provideMerge(base))
   const profiles = Profiles.layer
   const services = Layer.mergeAll(Sessions.layer, Conversions.layer).pipe(

@@ -5,7 +5,7 @@ import { type Config, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ApiKeys, EmbeddedConverter, Formwright, Storage } from "@formwright/core"
+import { ApiKeys, EmbeddedConverter, Formwright, Storage, Webhooks } from "@formwright/core"
 import { FsStorage } from "@formwright/storage-fs"
 import { S3Storage } from "@formwright/storage-s3"
 import * as NetAddress from "effect/net/NetAddress"
@@ -14,13 +14,15 @@ import { createServer } from "node:http"
 import { Api } from "./Api.ts"
 import * as Authorization from "./handlers/Authorization.ts"
 import { MaxUploadBytes } from "./handlers/Body.ts"
+import * as RateLimit from "./handlers/RateLimit.ts"
+import { CurrentRateLimiter } from "./handlers/RateLimit.ts"
 import { ConversionsHandlers } from "./handlers/ConversionsHandlers.ts"
 import * as Edge from "./handlers/Edge.ts"
 import { FormsHandlers } from "./handlers/FormsHandlers.ts"
 import { ProfilesHandlers } from "./handlers/ProfilesHandlers.ts"
 import { PublicUrl, SessionsHandlers } from "./handlers/SessionsHandlers.ts"
 import { SystemHandlers } from "./handlers/SystemHandlers.ts"
-import { parseApiKeys, type ServerConfig } from "./ServerConfig.ts"
+import { parseApiKeys, parseWebhook, type ServerConfig } from "./ServerConfig.ts"
 import * as UrlSourceFetcher from "./UrlSourceFetcher.ts"
 
 export interface AppOptions {
@@ -72,7 +74,11 @@ export const layerApp = (options: AppOptions) => {
       timeoutMs: 15_000
     })
   )
-  const core = Formwright.layer({ concurrency: config.concurrency }).pipe(Layer.provideMerge(ports))
+  // With FORMWRIGHT_WEBHOOK_URL, events are also POSTed there; a bad webhook setting stops the start.
+  const core = Layer.unwrap(
+    Effect.map(parseWebhook(config), (webhook) =>
+      Formwright.layer({ concurrency: config.concurrency, events: webhook && Webhooks.layer(webhook) }))
+  ).pipe(Layer.provideMerge(ports))
   const handlers = Layer.mergeAll(FormsHandlers, SessionsHandlers, ConversionsHandlers, ProfilesHandlers, SystemHandlers).pipe(
     Layer.provide(Authorization.layer)
   )
@@ -84,7 +90,8 @@ export const layerApp = (options: AppOptions) => {
   )
   const settings = Layer.mergeAll(
     Layer.succeed(MaxUploadBytes, config.maxUploadBytes),
-    Layer.succeed(PublicUrl, config.publicUrl)
+    Layer.succeed(PublicUrl, config.publicUrl),
+    Layer.succeed(CurrentRateLimiter, config.rateLimit === undefined ? undefined : RateLimit.make(config.rateLimit))
   )
   return routes.pipe(
     Layer.provide(settings),

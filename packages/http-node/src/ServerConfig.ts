@@ -25,6 +25,12 @@ export interface ServerConfig {
   readonly allowHttpUrls: boolean
   /** Hosts (or IPs) that `file_urls` may reach even when they resolve to private addresses. */
   readonly urlAllowList: ReadonlyArray<string>
+  /** Requests a minute per API key (or per address without one) before 429; none when absent. */
+  readonly rateLimit?: number | undefined
+  /** Where events are POSTed (FORMWRIGHT_WEBHOOK_URL); needs `webhookSecret`. */
+  readonly webhookUrl?: string | undefined
+  /** The HMAC-SHA256 key that signs each webhook (FORMWRIGHT_WEBHOOK_SECRET), 16+ characters. */
+  readonly webhookSecret?: string | undefined
 }
 
 /** A setting that cannot be used; the server does not start. */
@@ -47,6 +53,35 @@ export const parseApiKeys = (raw: string): Effect.Effect<ReadonlyArray<SeedKey>,
   return Effect.succeed(out)
 }
 
+export interface Webhook {
+  readonly url: string
+  readonly secret: string
+}
+
+/**
+ * The webhook FORMWRIGHT_WEBHOOK_URL and FORMWRIGHT_WEBHOOK_SECRET describe, if any. Either one
+ * without the other, a URL that is not http(s) or holds credentials, or a secret under 16
+ * characters stops the server.
+ */
+export const parseWebhook = (config: ServerConfig): Effect.Effect<Webhook | undefined, InvalidConfig> => {
+  const url = config.webhookUrl?.trim() || undefined
+  const secret = config.webhookSecret || undefined
+  if (url === undefined && secret === undefined) return Effect.succeed(undefined)
+  const invalid = (message: string) => Effect.fail(new InvalidConfig({ message }))
+  if (url === undefined) return invalid("FORMWRIGHT_WEBHOOK_SECRET is set but FORMWRIGHT_WEBHOOK_URL is not: set both, or neither")
+  if (secret === undefined) return invalid("FORMWRIGHT_WEBHOOK_URL needs FORMWRIGHT_WEBHOOK_SECRET, the key that signs each webhook (16+ characters)")
+  const parsed = URL.parse(url)
+  if (parsed === null || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+    return invalid("FORMWRIGHT_WEBHOOK_URL: expected an http:// or https:// URL")
+  }
+  if (parsed.username !== "" || parsed.password !== "") return invalid("FORMWRIGHT_WEBHOOK_URL: credentials in the URL are not supported")
+  if (secret.length < 16) return invalid(`FORMWRIGHT_WEBHOOK_SECRET: expected 16+ characters, got ${secret.length}`)
+  return Effect.succeed({ url, secret })
+}
+
+const optional = (name: string) =>
+  Config.String(name).pipe(Config.option, Config.map((o) => (o._tag === "Some" ? o.value : undefined)))
+
 const list = (name: string) =>
   Config.String(name).pipe(
     Config.withDefault(""),
@@ -62,6 +97,12 @@ export const config: Config.Config<ServerConfig> = Config.all({
   maxUploadBytes: Config.Int("FORMWRIGHT_MAX_UPLOAD_BYTES").pipe(Config.withDefault(50 * 1024 * 1024)),
   publicUrl: Config.String("FORMWRIGHT_PUBLIC_URL").pipe(Config.option, Config.map((o) => (o._tag === "Some" ? o.value : undefined))),
   concurrency: Config.Int("FORMWRIGHT_JOB_CONCURRENCY").pipe(Config.withDefault(2)),
+  rateLimit: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "FORMWRIGHT_RATE_LIMIT").pipe(
+    Config.option,
+    Config.map((o) => (o._tag === "Some" ? o.value : undefined))
+  ),
   allowHttpUrls: Config.Boolean("FORMWRIGHT_ALLOW_HTTP_URLS").pipe(Config.withDefault(false)),
-  urlAllowList: list("FORMWRIGHT_URL_ALLOWLIST")
+  urlAllowList: list("FORMWRIGHT_URL_ALLOWLIST"),
+  webhookUrl: optional("FORMWRIGHT_WEBHOOK_URL"),
+  webhookSecret: optional("FORMWRIGHT_WEBHOOK_SECRET")
 })

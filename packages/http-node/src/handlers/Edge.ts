@@ -6,12 +6,14 @@ import { Cause, Effect, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Id } from "@formwright/core"
 import { unauthorizedMessage } from "./Authorization.ts"
+import { CurrentRateLimiter } from "./RateLimit.ts"
 import { error } from "./Respond.ts"
 
 const conversionPath = /^\/v1\/(forms|utils)\/convert(\/|$)/
 
 export const layer = HttpRouter.middleware(
-  (httpEffect) =>
+  // The limiter is read once, where the layer is built; the function below runs per request.
+  Effect.map(Effect.service(CurrentRateLimiter), (limiter) => (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>) =>
     // Every failure is answered here; the type keeps the router's `unhandled` marker.
     (Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -19,7 +21,10 @@ export const layer = HttpRouter.middleware(
       const started = Date.now()
       const path = request.url.split("?")[0] ?? request.url
       const family = conversionPath.test(path) ? "conversion" : "standard"
-      let response = yield* httpEffect.pipe(
+      const wait = path.startsWith("/v1/") ? limiter?.take(request) : undefined
+      let response = wait !== undefined
+        ? HttpServerResponse.setHeader(error(family, 429, `Too many requests; retry in ${wait} s.`), "retry-after", String(wait))
+        : yield* httpEffect.pipe(
         Effect.catchCause((cause) => {
           const failure = Cause.findErrorOption(cause)
           const value = failure._tag === "Some" ? (failure.value as { _tag?: string; reason?: { _tag?: string } }) : undefined
@@ -44,6 +49,6 @@ export const layer = HttpRouter.middleware(
         Effect.annotateLogs({ request_id: requestId, method: request.method, path, status: response.status, ms: Date.now() - started })
       )
       return response
-    }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>),
+    }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>)),
   { global: true }
 )
