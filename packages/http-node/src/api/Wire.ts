@@ -3,6 +3,7 @@
  */
 import { Schema } from "effect"
 import { FormField } from "@formwright/core/FormField"
+import { ProfileFile } from "@formwright/core/Profile"
 
 export { FormField }
 
@@ -112,13 +113,8 @@ export const ConversionStatus = Schema.Struct({
   base64: Schema.optionalKey(Schema.String)
 })
 
-export const ProfileFile = Schema.Struct({
-  id: Schema.String,
-  file_name: Schema.String,
-  content_type: Schema.String,
-  size_bytes: Schema.Number,
-  created: Schema.String
-})
+/** A document attached to a profile, as the core stores it. */
+export { ProfileFile }
 
 export const Profile = Schema.Struct({
   name: Schema.String,
