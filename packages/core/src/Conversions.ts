@@ -130,7 +130,7 @@ export const layer: Layer.Layer<
         const pageCount = yield* PdfJs.use(input.bytes, (doc) => Effect.succeed(doc.numPages))
         const beyond = options.pages?.find((p) => p > pageCount)
         if (beyond !== undefined) {
-          return yield* new InvalidInput({ field: "pages", message: `Page ${beyond} is past the end of the document (${pageCount} pages).` })
+          return yield* new InvalidInput({ field: "pages", message: `Page ${beyond} is past the end of the document (${pageCount} ${pageCount === 1 ? "page" : "pages"}).` })
         }
         const now = Clock.nowIso()
         const job: ConversionJob = {
