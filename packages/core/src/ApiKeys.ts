@@ -4,6 +4,7 @@
  * lookup is by hash, and the stored hash is compared in constant time all the same.
  */
 import { Context, Effect, Layer, Option, Schema } from "effect"
+import * as Hex from "./Hex.ts"
 import * as Id from "./Id.ts"
 import * as Storage from "./Storage.ts"
 
@@ -35,9 +36,7 @@ export interface ApiKeysShape {
 
 export class ApiKeys extends Context.Service<ApiKeys, ApiKeysShape>()("@formwright/core/ApiKeys") {}
 
-const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("")
-
-const hash = (key: string) => Effect.promise(() => crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))).pipe(Effect.map(hex))
+const hash = (key: string) => Effect.promise(() => crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))).pipe(Effect.map(Hex.fromBytes))
 
 const constantTimeEqual = (a: string, b: string) => {
   if (a.length !== b.length) return false

@@ -52,3 +52,13 @@ export const normalizeName = (name: string): string =>
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim()
+
+// Stored normalised (see normalizeName), so accented spellings ("sí", "όχι") match as well.
+const checkedWords = new Set(["yes", "y", "true", "1", "x", "on", "checked", "oui", "ja", "si", "да", "ναι"])
+const uncheckedWords = new Set(["no", "n", "false", "0", "off", "unchecked", "non", "nein", "нет", "οχι", ""])
+
+/** What a word says of a check box: checked, unchecked (an empty value too), or nothing. */
+export const checkboxWord = (text: string): boolean | undefined => {
+  const word = normalizeName(text)
+  return checkedWords.has(word) ? true : uncheckedWords.has(word) ? false : undefined
+}

@@ -5,7 +5,7 @@
  * crash or restart is found again by `resume` and run then. The in-process adapter runs items
  * with bounded concurrency; a deployment of many servers swaps in a distributed engine here.
  */
-import { Context, Deferred, Effect, Layer, Option, Queue, Schema } from "effect"
+import { Context, Deferred, Effect, Layer, Queue, Schema } from "effect"
 import * as Storage from "./Storage.ts"
 
 export const WorkKind = Schema.Literals(["session", "conversion"])
@@ -128,10 +128,3 @@ export const layerInProcess = (options: InProcessOptions = {}): Layer.Layer<JobR
       })
     })
   )
-
-/** The stored work item of a kind and id, if it has not finished (for diagnostics and tests). */
-export const pending = Effect.fnUntraced(function*(kind: WorkKind, id: string) {
-  const storage = yield* Storage.Storage
-  const found = yield* storage.getJson(WorkItem, workKey({ kind, id }))
-  return Option.map(found, (v) => v.value)
-})

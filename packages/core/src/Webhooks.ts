@@ -30,6 +30,7 @@
  */
 import { Cause, Clock, Duration, Effect, Fiber, Layer, Option, Queue, Schedule, Schema, Stream } from "effect"
 import * as Events from "./Events.ts"
+import * as Hex from "./Hex.ts"
 
 export interface Options {
   /** Where events are POSTed (http or https). */
@@ -64,12 +65,6 @@ class AttemptFailed extends Schema.TaggedError<AttemptFailed>()("AttemptFailed",
 const maxDelay = Duration.minutes(1)
 
 const encoder = new TextEncoder()
-
-const toHex = (bytes: ArrayBuffer): string => {
-  let out = ""
-  for (const byte of new Uint8Array(bytes)) out += byte.toString(16).padStart(2, "0")
-  return out
-}
 
 /** The body of a delivery: the event with its members in a fixed order. */
 const body = (event: Events.Event): string =>
@@ -123,7 +118,7 @@ export const layer = (options: Options): Layer.Layer<Events.Events | Events.Even
       )
       const signature = (timestamp: number, payload: string) =>
         Effect.promise(() => crypto.subtle.sign("HMAC", key, encoder.encode(`${timestamp}.${payload}`))).pipe(
-          Effect.map((mac) => `sha256=${toHex(mac)}`)
+          Effect.map((mac) => `sha256=${Hex.fromBytes(mac)}`)
         )
 
       const post = (event: Events.Event, payload: string, timestamp: number, signed: string) =>

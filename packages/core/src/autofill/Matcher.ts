@@ -4,7 +4,7 @@
  * The first matching fact in source order wins.
  */
 import type { FieldValue, FormField } from "../FormField.ts"
-import { normalizeName } from "../FormField.ts"
+import { checkboxWord, normalizeName } from "../FormField.ts"
 import type { Fact } from "./Fact.ts"
 
 export interface Match {
@@ -22,8 +22,6 @@ const namesOf = (field: FormField): ReadonlySet<string> => {
   return new Set([field.name, field.form_name, last, withoutIndex].map(compact).filter((n) => n !== ""))
 }
 
-const truthy = new Set(["yes", "y", "true", "1", "x", "on", "checked", "oui", "ja", "si", "да"])
-const falsy = new Set(["no", "n", "false", "0", "off", "unchecked", "non", "nein", "нет"])
 
 const chooseOption = (field: FormField, raw: string): string | undefined => {
   const wanted = compact(raw)
@@ -36,12 +34,8 @@ export const valueFor = (field: FormField, raw: string): FieldValue | undefined 
   switch (field.form_type) {
     case "Text":
       return raw
-    case "CheckBox": {
-      const word = normalizeName(raw)
-      if (truthy.has(word)) return true
-      if (falsy.has(word)) return false
-      return chooseOption(field, raw) !== undefined ? true : undefined
-    }
+    case "CheckBox":
+      return checkboxWord(raw) ?? (chooseOption(field, raw) !== undefined ? true : undefined)
     case "RadioButton":
       return chooseOption(field, raw)
     case "ComboBox":

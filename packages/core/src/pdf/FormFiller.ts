@@ -29,7 +29,7 @@ import {
 } from "@cantoo/pdf-lib"
 import type { PDFDocument, PDFField, PDFFont, PDFObject } from "@cantoo/pdf-lib"
 import { Effect } from "effect"
-import type { FieldValue } from "../FormField.ts"
+import { checkboxWord, type FieldValue } from "../FormField.ts"
 import * as Fonts from "./Fonts.ts"
 import { unusable, type PdfUnusable } from "./PdfError.ts"
 import * as PdfLib from "./PdfLib.ts"
@@ -58,8 +58,6 @@ const loose = (text: string): string =>
     .replace(/\s+/g, " ")
     .trim()
 
-const truthy = new Set(["true", "yes", "y", "on", "1", "x", "checked", "oui", "ja", "si", "sí", "да", "ναι"])
-const falsy = new Set(["false", "no", "n", "off", "0", "", "unchecked", "non", "nein", "нет", "όχι"])
 
 /** Text as a field can hold it: no control characters, one line unless the field is multiline. */
 const cleanText = (text: string, multiline: boolean): string => {
@@ -285,8 +283,8 @@ const fillCheckBox = (field: PDFCheckBox, value: FieldValue) =>
       if (typeof value === "boolean") target = value ? (states[0] ?? PDFName.of("Yes")) : PDFName.of("Off")
       else if (typeof value === "string") {
         target = states.find((s) => PdfLib.nameText(s) === value) ?? states.find((s) => loose(PdfLib.nameText(s)) === loose(value))
-        if (!target && truthy.has(loose(value))) target = states[0] ?? PDFName.of("Yes")
-        if (!target && falsy.has(loose(value))) target = PDFName.of("Off")
+        if (!target && checkboxWord(value) === true) target = states[0] ?? PDFName.of("Yes")
+        if (!target && checkboxWord(value) === false) target = PDFName.of("Off")
       }
       if (!target) return skip(`"${String(value)}" is not a state of this checkbox.`)
       setButtonState(field, target)
