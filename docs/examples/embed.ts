@@ -4,7 +4,7 @@
  * runs it in the test suite, and `tsc` type-checks it with the rest of the code.
  */
 import { Effect, Layer } from "effect"
-import { Conversions, EmbeddedConverter, Forms, Formwright, Id, Sessions, SourceFetcher } from "@formwright/core"
+import { Conversions, EmbeddedConverter, Forms, Formwright, Id, PdfEngine, Sessions, SourceFetcher } from "@formwright/core"
 import { FsStorage } from "@formwright/storage-fs"
 import { Fixtures, FlatFixtures } from "@formwright/testing"
 
@@ -65,10 +65,14 @@ export const program = Effect.gen(function*() {
   } satisfies Outcome
 })
 
-/** The core on local-directory storage, with the in-process converter and no URL fetching. */
+/**
+ * The core on local-directory storage, with the in-process converter, no URL fetching, and PDF
+ * work in worker threads (one engine shared by the services and the converter).
+ */
 export const layer = (directory: string) =>
   Formwright.layer().pipe(
-    Layer.provide(Layer.mergeAll(FsStorage.layer({ directory }), EmbeddedConverter.layer, SourceFetcher.layerDisabled))
+    Layer.provide(Layer.mergeAll(FsStorage.layer({ directory }), EmbeddedConverter.layer, SourceFetcher.layerDisabled)),
+    Layer.provide(PdfEngine.layerWorkers())
   )
 
 if (import.meta.main) {

@@ -12,8 +12,8 @@ import * as Forms from "./Forms.ts"
 import * as Id from "./Id.ts"
 import { InvalidInput, validate } from "./InvalidInput.ts"
 import * as JobRunner from "./JobRunner.ts"
-import type { PdfUnusable } from "./pdf/PdfError.ts"
-import * as PdfJs from "./pdf/PdfJs.ts"
+import { finalMessage, type PdfRejected, type PdfUnusable } from "./pdf/PdfError.ts"
+import * as PdfEngine from "./PdfEngine.ts"
 import * as Storage from "./Storage.ts"
 
 export interface StartConversion {
@@ -31,7 +31,7 @@ export interface JobStatus {
 
 export interface ConversionsShape {
   /** Checks the PDF and the pages asked for, stores it and schedules the job. */
-  readonly start: (input: StartConversion) => Effect.Effect<ConversionJob, PdfUnusable | InvalidInput | Storage.StorageError>
+  readonly start: (input: StartConversion) => Effect.Effect<ConversionJob, PdfUnusable | PdfRejected | InvalidInput | Storage.StorageError>
   readonly status: (owner: Id.UserId, id: string) => Effect.Effect<JobStatus, JobNotFound | Storage.StorageError>
 }
 
@@ -46,7 +46,7 @@ export const keys = {
 export const layer: Layer.Layer<
   Conversions,
   never,
-  Storage.Storage | Forms.Forms | Converter.Converter | JobRunner.JobRunner | Events.Events
+  Storage.Storage | Forms.Forms | Converter.Converter | JobRunner.JobRunner | Events.Events | PdfEngine.PdfEngine
 > = Layer.effect(
   Conversions,
   Effect.gen(function*() {
@@ -55,6 +55,7 @@ export const layer: Layer.Layer<
     const converter = yield* Converter.Converter
     const runner = yield* JobRunner.JobRunner
     const events = yield* Events.Events
+    const engine = yield* PdfEngine.PdfEngine
 
     const update = (job: ConversionJob, change: Partial<ConversionJob>) =>
       storage.updateJson(ConversionJob, keys.job(job.owner, job.id), (current) =>
@@ -86,14 +87,30 @@ export const layer: Layer.Layer<
         })
       })
 
-    const process = (item: JobRunner.WorkItem) =>
+    const fail = (job: ConversionJob, message: string) =>
+      Effect.gen(function*() {
+        yield* update(job, { status: "failed", error_message: message })
+        yield* events.publish({
+          id: Id.make("event"),
+          type: "conversion.failed",
+          owner: job.owner,
+          created: Clock.nowIso(),
+          data: { job_id: job.id, error_message: message }
+        })
+      })
+
+    const process = (item: JobRunner.WorkItem, attempt: JobRunner.Attempt) =>
       Effect.gen(function*() {
         const found = yield* storage.getJson(ConversionJob, keys.job(item.owner, item.id))
-        if (Option.isNone(found)) return
+        if (Option.isNone(found)) return "done" as const
         const job = found.value.value
-        if (job.status === "completed" || job.status === "failed") return
+        if (job.status === "completed" || job.status === "failed") return "done" as const
         yield* update(job, { status: "processing", attempts: job.attempts + 1 })
         const outcome = yield* Effect.result(convert(job))
+        if (outcome._tag === "Failure" && outcome.failure._tag === "PdfRejected" && outcome.failure.transient && !attempt.last) {
+          yield* Effect.logWarning(`conversion will be retried: ${outcome.failure.message}`)
+          return "retry" as const
+        }
         if (outcome._tag === "Success") {
           const form = outcome.success
           yield* update(job, { status: "completed", form_id: form.id })
@@ -106,28 +123,31 @@ export const layer: Layer.Layer<
           })
         } else {
           const error = outcome.failure
-          const message = error._tag === "StorageError" ? "The conversion could not be completed." : error.message
+          const message = error._tag === "StorageError" ? "The conversion could not be completed." : finalMessage(error, attempt.number)
           if (error._tag === "StorageError") yield* Effect.logError("conversion failed", error)
-          yield* update(job, { status: "failed", error_message: message })
-          yield* events.publish({
-            id: Id.make("event"),
-            type: "conversion.failed",
-            owner: job.owner,
-            created: Clock.nowIso(),
-            data: { job_id: job.id, error_message: message }
-          })
+          yield* fail(job, message)
         }
+        return "done" as const
       }).pipe(
-        Effect.catchCause((cause) => Effect.logError("conversion processing crashed", cause)),
+        Effect.catchCause((cause) => Effect.logError("conversion processing crashed", cause).pipe(Effect.as("done" as const))),
         Effect.withSpan("Conversions.process", { attributes: { job_id: item.id } })
       )
 
-    yield* runner.register("conversion", process)
+    yield* runner.register("conversion", {
+      run: process,
+      abandon: (item, message) =>
+        Effect.gen(function*() {
+          const found = yield* storage.getJson(ConversionJob, keys.job(item.owner, item.id))
+          if (Option.isSome(found) && found.value.value.status !== "completed" && found.value.value.status !== "failed") {
+            yield* fail(found.value.value, `The conversion could not be completed: ${message}`)
+          }
+        }).pipe(Effect.catchCause((cause) => Effect.logError("could not mark an abandoned conversion failed", cause)))
+    })
 
     return Conversions.of({
       start: Effect.fn("Conversions.start")(function*(input: StartConversion) {
         const options = yield* validate(JobOptions, input.options, "options")
-        const pageCount = yield* PdfJs.use(input.bytes, (doc) => Effect.succeed(doc.numPages))
+        const pageCount = yield* engine.pageCount(input.bytes)
         const beyond = options.pages?.find((p) => p > pageCount)
         if (beyond !== undefined) {
           return yield* new InvalidInput({ field: "pages", message: `Page ${beyond} is past the end of the document (${pageCount} ${pageCount === 1 ? "page" : "pages"}).` })

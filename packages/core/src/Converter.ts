@@ -5,7 +5,7 @@
  * with that service's status so the edge can repeat it.
  */
 import { Context, Effect, Schema } from "effect"
-import type { PdfUnusable } from "./pdf/PdfError.ts"
+import type { PdfRejected, PdfUnusable } from "./pdf/PdfError.ts"
 
 /** Validated conversion options (query parameters of the convert routes). */
 export interface ConversionOptions {
@@ -49,7 +49,7 @@ export interface ConverterShape {
     pdf: Uint8Array,
     options: ConversionOptions,
     onProgress: (progress: ConversionProgress) => Effect.Effect<void>
-  ) => Effect.Effect<ConvertedPdf, ConverterError | PdfUnusable>
+  ) => Effect.Effect<ConvertedPdf, ConverterError | PdfUnusable | PdfRejected>
 }
 
 export class Converter extends Context.Service<Converter, ConverterShape>()("@formwright/core/Converter") {}

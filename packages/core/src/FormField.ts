@@ -44,6 +44,54 @@ export const FormField = Schema.Struct({
 })
 export type FormField = typeof FormField.Type
 
+/** The most a client may write into a field (PUT /v1/forms/{id}), in characters or entries. */
+export const fieldLimits = {
+  /** `name` and `form_name`. */
+  name: 1_000,
+  /** Entries of `options`, and the characters of each label and value. */
+  options: 1_000,
+  optionText: 1_000,
+  /** Characters of a text `value`, and entries of a list box's. */
+  value: 10_000,
+  values: 1_000,
+  maxLength: 1_000_000
+} as const
+
+const boundedString = (max: number) => Schema.String.check(Schema.isMaxLength(max))
+
+/**
+ * A change to one field: `id` picks it, every other present member replaces the stored one and
+ * is checked here (unknown members are ignored). `page` must also be a page of the form, which
+ * only the form knows (`Forms.update` checks it).
+ */
+export const FieldPatch = Schema.Struct({
+  id: Schema.String,
+  name: Schema.optional(boundedString(fieldLimits.name)),
+  form_name: Schema.optional(boundedString(fieldLimits.name)),
+  form_type: Schema.optional(FormType),
+  page: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
+  rect: Schema.optional(Schema.Tuple([Schema.Finite, Schema.Finite, Schema.Finite, Schema.Finite])),
+  required: Schema.optional(Schema.Boolean),
+  read_only: Schema.optional(Schema.Boolean),
+  options: Schema.optional(
+    Schema.Array(Schema.Struct({ label: boundedString(fieldLimits.optionText), value: boundedString(fieldLimits.optionText) })).check(
+      Schema.isMaxLength(fieldLimits.options)
+    )
+  ),
+  max_length: Schema.optional(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: fieldLimits.maxLength }))),
+  multiline: Schema.optional(Schema.Boolean),
+  comb: Schema.optional(Schema.Boolean),
+  value: Schema.optional(
+    Schema.Union([
+      boundedString(fieldLimits.value),
+      Schema.Boolean,
+      Schema.Array(boundedString(fieldLimits.value)).check(Schema.isMaxLength(fieldLimits.values))
+    ])
+  ),
+  confidence: Schema.optional(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })))
+})
+export type FieldPatch = typeof FieldPatch.Type
+
 /** Collapses a name to what matching compares: lower case, letters and digits, single spaces. */
 export const normalizeName = (name: string): string =>
   name

@@ -10,8 +10,8 @@ import { Form, FormPatch, FormForbidden, FormNotFound } from "./Form.ts"
 import { FormField } from "./FormField.ts"
 import * as Id from "./Id.ts"
 import { InvalidInput, validate } from "./InvalidInput.ts"
-import * as FormReader from "./pdf/FormReader.ts"
-import type { PdfUnusable } from "./pdf/PdfError.ts"
+import type { PdfRejected, PdfUnusable } from "./pdf/PdfError.ts"
+import * as PdfEngine from "./PdfEngine.ts"
 import * as Storage from "./Storage.ts"
 
 export interface UploadInput {
@@ -39,9 +39,9 @@ export type Lookup = FormNotFound | FormForbidden | Storage.StorageError
 
 export interface FormsShape {
   /** Parses and stores a PDF; nothing is stored when it is not a usable PDF. */
-  readonly upload: (input: UploadInput) => Effect.Effect<Form, PdfUnusable | Storage.StorageError>
+  readonly upload: (input: UploadInput) => Effect.Effect<Form, PdfUnusable | PdfRejected | Storage.StorageError>
   /** Stores the fillable result of a conversion as a new form of the job's owner. */
-  readonly createConverted: (input: UploadInput & { readonly detections: ReadonlyArray<Detection> }) => Effect.Effect<Form, PdfUnusable | Storage.StorageError>
+  readonly createConverted: (input: UploadInput & { readonly detections: ReadonlyArray<Detection> }) => Effect.Effect<Form, PdfUnusable | PdfRejected | Storage.StorageError>
   readonly list: (owner: Id.UserId, query: ListQuery) => Effect.Effect<ListResult<Form>, Storage.StorageError>
   readonly get: (owner: Id.UserId, id: string) => Effect.Effect<Form, Lookup>
   readonly pdf: (owner: Id.UserId, id: string) => Effect.Effect<{ readonly form: Form; readonly bytes: Uint8Array }, Lookup>
@@ -88,11 +88,12 @@ const applyFieldPatch = (fields: ReadonlyArray<FormField>, patches: NonNullable<
     return fields.map((f) => byId.get(f.id)!)
   })
 
-export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events> = Layer.effect(
+export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events | PdfEngine.PdfEngine> = Layer.effect(
   Forms,
   Effect.gen(function*() {
     const storage = yield* Storage.Storage
     const events = yield* Events.Events
+    const engine = yield* PdfEngine.PdfEngine
 
     const load = (owner: Id.UserId, id: string) =>
       Effect.gen(function*() {
@@ -105,7 +106,7 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events> =
 
     const store = (input: UploadInput, origin: Form["origin"], enrich: (fields: ReadonlyArray<FormField>) => ReadonlyArray<FormField>) =>
       Effect.gen(function*() {
-        const parsed = yield* FormReader.readForm(input.bytes)
+        const parsed = yield* engine.readForm(input.bytes, origin === "upload" ? "request" : "background")
         const now = Clock.nowIso()
         const form: Form = {
           id: Id.FormId.make(Id.make("form")),

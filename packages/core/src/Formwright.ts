@@ -1,13 +1,15 @@
 /**
- * Everything the core offers, wired together: give it Storage, a Converter and a SourceFetcher
- * and get Forms, Profiles, Sessions, Conversions and ApiKeys, with in-process jobs and events
- * (`options.events` swaps the events adapter, e.g. for `Webhooks.layer`).
+ * Everything the core offers, wired together: give it Storage, a Converter, a SourceFetcher and
+ * a PdfEngine (`PdfEngine.layerWorkers()`: PDF work in worker threads) and get Forms, Profiles,
+ * Sessions, Conversions and ApiKeys, with in-process jobs and events (`options.events` swaps the
+ * events adapter, e.g. for `Webhooks.layer`).
  * Jobs recorded before a restart are resumed when the layer starts.
  */
 import { Effect, Layer } from "effect"
 import * as ApiKeys from "./ApiKeys.ts"
 import * as Conversions from "./Conversions.ts"
 import type * as Converter from "./Converter.ts"
+import type * as PdfEngine from "./PdfEngine.ts"
 import * as Events from "./Events.ts"
 import * as Forms from "./Forms.ts"
 import * as JobRunner from "./JobRunner.ts"
@@ -18,7 +20,9 @@ import type * as Storage from "./Storage.ts"
 
 export interface Options {
   /** Background jobs run at once (default 2). */
-  readonly concurrency?: number
+  readonly concurrency?: number | undefined
+  /** Runs of one job at most, counting runs the process died in (default 3). */
+  readonly maxAttempts?: number | undefined
   /** Where events go (default `Events.layerInProcess`; `Webhooks.layer` also POSTs them to a URL). */
   readonly events?: Layer.Layer<Events.Events | Events.EventBus> | undefined
 }
@@ -37,8 +41,11 @@ export type Services =
 /** The core on top of the given ports, resuming unfinished jobs once every service is ready. */
 export const layer = (
   options: Options = {}
-): Layer.Layer<Services, never, Storage.Storage | Converter.Converter | SourceFetcher.SourceFetcher> => {
-  const base = Layer.mergeAll(JobRunner.layerInProcess({ concurrency: options.concurrency ?? 2 }), options.events ?? Events.layerInProcess)
+): Layer.Layer<Services, never, Storage.Storage | Converter.Converter | SourceFetcher.SourceFetcher | PdfEngine.PdfEngine> => {
+  const base = Layer.mergeAll(
+    JobRunner.layerInProcess({ concurrency: options.concurrency ?? 2, maxAttempts: options.maxAttempts }),
+    options.events ?? Events.layerInProcess
+  )
   const forms = Forms.layer.pipe(Layer.provideMerge(base))
   const profiles = Profiles.layer
   const services = Layer.mergeAll(Sessions.layer, Conversions.layer).pipe(

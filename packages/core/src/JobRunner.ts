@@ -2,8 +2,11 @@
  * The JobRunner port: runs background work (autofill sessions, conversions) durably.
  *
  * `submit` records a work item in Storage before it is scheduled, so an item accepted before a
- * crash or restart is found again by `resume` and run then. The in-process adapter runs items
- * with bounded concurrency; a deployment of many servers swaps in a distributed engine here.
+ * crash or restart is found again by `resume` and run then. Every run is counted in the record
+ * before it starts, so a run the process died in counts as an attempt: an item that keeps
+ * killing its runs is abandoned after `maxAttempts`, never retried forever (no crash loop).
+ * The in-process adapter runs items with bounded concurrency; a deployment of many servers swaps
+ * in a distributed engine here.
  */
 import { Context, Deferred, Effect, Layer, Queue, Schema } from "effect"
 import * as Storage from "./Storage.ts"
@@ -15,12 +18,27 @@ export const WorkItem = Schema.Struct({
   kind: WorkKind,
   id: Schema.String,
   owner: Schema.String,
-  submitted: Schema.String
+  submitted: Schema.String,
+  /** Runs started so far (absent in records written before attempts were counted). */
+  attempts: Schema.optionalKey(Schema.Number)
 })
 export type WorkItem = typeof WorkItem.Type
 
-/** Runs one item; it is expected to record its own outcome (completed/failed) on the record. */
-export type Handler = (item: WorkItem) => Effect.Effect<void>
+/** Which run of an item this is; on the `last` one a failure worth retrying is final. */
+export interface Attempt {
+  readonly number: number
+  readonly last: boolean
+}
+
+/** `retry`: the run failed in a way another run may not (a crash, a time-out); run it again later. */
+export type Outcome = "done" | "retry"
+
+export interface Handler {
+  /** Runs one item, recording its outcome (completed/failed) on the item's own record. */
+  readonly run: (item: WorkItem, attempt: Attempt) => Effect.Effect<Outcome>
+  /** Marks as failed, with `message`, an item whose attempts all ended without an outcome. */
+  readonly abandon: (item: WorkItem, message: string) => Effect.Effect<void>
+}
 
 export interface JobRunnerShape {
   /** Durably records the item and schedules it. */
@@ -39,8 +57,14 @@ const workKey = (item: { kind: WorkKind; id: string }) => `work/${item.kind}/${i
 
 export interface InProcessOptions {
   /** Items run at once; PDF work is CPU-bound, so about the number of cores. */
-  readonly concurrency?: number
+  readonly concurrency?: number | undefined
+  /** Runs of one item at most, counting runs the process died in (default 3). */
+  readonly maxAttempts?: number | undefined
+  /** Wait before the first retry, doubled for each further one (default 1 s). */
+  readonly retryDelayMs?: number | undefined
 }
+
+export const defaultMaxAttempts = 3
 
 /**
  * The in-process runner: a queue drained by `concurrency` worker fibers that live as long
@@ -72,16 +96,45 @@ export const layerInProcess = (options: InProcessOptions = {}): Layer.Layer<JobR
         }
       }
 
+      const maxAttempts = Math.max(1, options.maxAttempts ?? defaultMaxAttempts)
+      const retryDelayMs = options.retryDelayMs ?? 1_000
+      const scope = yield* Effect.scope
+
+      const clear = (item: WorkItem) =>
+        storage.deleteDocument(workKey(item), "any").pipe(
+          Effect.catchCause((cause) => Effect.logWarning("could not clear finished work item", cause))
+        )
+
       const runOne = (item: WorkItem) =>
         Effect.gen(function*() {
           const handler = yield* Deferred.await(handlerFor(item.kind))
-          yield* handler(item).pipe(
-            Effect.catchCause((cause) => Effect.logError("work item failed unexpectedly", cause))
+          const attempts = (item.attempts ?? 0) + 1
+          if (attempts > maxAttempts) {
+            yield* Effect.logWarning(`work item abandoned after ${maxAttempts} attempts`)
+            yield* handler.abandon(item, `Processing stopped ${maxAttempts} times without finishing, so it was abandoned.`).pipe(
+              Effect.catchCause((cause) => Effect.logError("could not record an abandoned work item", cause))
+            )
+            return yield* clear(item)
+          }
+          // Counted before the run: if the process dies in it, the restart sees the attempt.
+          const current: WorkItem = { ...item, attempts }
+          yield* storage.putJson(WorkItem, workKey(current), current)
+          const outcome = yield* handler.run(current, { number: attempts, last: attempts >= maxAttempts }).pipe(
+            Effect.catchCause((cause) => Effect.logError("work item failed unexpectedly", cause).pipe(Effect.as("done" as const)))
           )
-          yield* storage.deleteDocument(workKey(item), "any").pipe(
-            Effect.catchCause((cause) => Effect.logWarning("could not clear finished work item", cause))
-          )
+          if (outcome === "retry" && attempts < maxAttempts) {
+            const delay = retryDelayMs * 2 ** (attempts - 1)
+            yield* Effect.logWarning(`work item will be retried in ${delay} ms (attempt ${attempts} of ${maxAttempts} failed)`)
+            queued.add(workKey(current))
+            yield* Effect.forkIn(
+              Effect.sleep(delay).pipe(Effect.andThen(Queue.offer(queue, current))),
+              scope
+            )
+            return
+          }
+          yield* clear(item)
         }).pipe(
+          Effect.catchCause((cause) => Effect.logError("could not run a work item", cause)),
           Effect.annotateLogs({ work_kind: item.kind, work_id: item.id }),
           Effect.ensuring(Effect.sync(() => {
             running--

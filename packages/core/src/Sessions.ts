@@ -12,7 +12,8 @@ import * as Forms from "./Forms.ts"
 import * as Id from "./Id.ts"
 import { InvalidInput, validate } from "./InvalidInput.ts"
 import * as JobRunner from "./JobRunner.ts"
-import * as FormFiller from "./pdf/FormFiller.ts"
+import { finalMessage } from "./pdf/PdfError.ts"
+import * as PdfEngine from "./PdfEngine.ts"
 import { Profile, ProfileNotFound } from "./Profile.ts"
 import * as Profiles from "./Profiles.ts"
 import { CreateSessionInput, Session, type SessionFile, SessionNotFound, SessionNotReady } from "./Session.ts"
@@ -72,12 +73,15 @@ const validateUrl = (url: string, index: number) =>
     return parsed.toString()
   })
 
-class FillFailure extends Error {}
+/** A reason the session failed that the client may read. */
+class FillFailure extends Error {
+  readonly _tag = "FillFailure"
+}
 
 export const layer: Layer.Layer<
   Sessions,
   never,
-  Storage.Storage | Forms.Forms | Profiles.Profiles | JobRunner.JobRunner | SourceFetcher.SourceFetcher | Events.Events
+  Storage.Storage | Forms.Forms | Profiles.Profiles | JobRunner.JobRunner | SourceFetcher.SourceFetcher | Events.Events | PdfEngine.PdfEngine
 > = Layer.effect(
   Sessions,
   Effect.gen(function*() {
@@ -87,6 +91,7 @@ export const layer: Layer.Layer<
     const runner = yield* JobRunner.JobRunner
     const fetcher = yield* SourceFetcher.SourceFetcher
     const events = yield* Events.Events
+    const engine = yield* PdfEngine.PdfEngine
 
     const get = Effect.fn("Sessions.get")(function*(owner: Id.UserId, id: string) {
       if (!Id.isSafeSegment(id)) return yield* new SessionNotFound({ sessionId: id })
@@ -112,19 +117,33 @@ export const layer: Layer.Layer<
           facts.push(...fromRecord({ name: profile.name }, `profile:${profileId}`, sourceConfidence.profile * 0.9))
           for (const file of profile.files) {
             const bytes = yield* profiles.fileBytes(session.owner, profileId, file.id)
-            if (Option.isSome(bytes)) facts.push(...(yield* Documents.facts(bytes.value, file.content_type, `file:${file.id}`)))
+            if (Option.isSome(bytes)) facts.push(...(yield* documentFacts(bytes.value, file.content_type, `file:${file.id}`)))
           }
         }
         for (const file of session.files) {
           const bytes = yield* storage.getBlob(keys.file(session.owner, session.id, file.id))
-          if (Option.isSome(bytes)) facts.push(...(yield* Documents.facts(bytes.value, file.content_type, `file:${file.id}`)))
+          if (Option.isSome(bytes)) facts.push(...(yield* documentFacts(bytes.value, file.content_type, `file:${file.id}`)))
         }
         for (const url of session.file_urls) {
           const fetched = yield* fetcher.fetch(url).pipe(Effect.mapError((e) => new FillFailure(e.message)))
-          facts.push(...(yield* Documents.facts(fetched.bytes, fetched.contentType, `url:${url}`)))
+          facts.push(...(yield* documentFacts(fetched.bytes, fetched.contentType, `url:${url}`)))
         }
         return facts
       })
+
+    /**
+     * A document's facts. One that cannot be read (damaged, or refused by a limit) holds none:
+     * the session goes on with its other sources rather than failing, or retrying, for it.
+     */
+    const documentFacts = (bytes: Uint8Array, contentType: string, source: string) =>
+      Documents.isPdf(bytes, contentType)
+        ? engine.readDocument(bytes).pipe(
+          Effect.map((content) => Documents.fromPdf(content, source)),
+          Effect.catch((error) =>
+            Effect.logWarning(`source ${source} could not be read: ${error.message}`).pipe(Effect.as([] as ReadonlyArray<Fact>))
+          )
+        )
+        : Effect.succeed(Documents.fromText(bytes, contentType, source))
 
     const fill = (session: Session) =>
       Effect.gen(function*() {
@@ -136,10 +155,10 @@ export const layer: Layer.Layer<
         const form = formRecord.value.value
         const facts = yield* gatherFacts(session)
         const matches = Matcher.match(form.fields, facts)
-        const result = yield* FormFiller.fillForm(
+        const result = yield* engine.fill(
           pdf.value,
           matches.map((m) => ({ formName: m.field.form_name, value: m.value }))
-        ).pipe(Effect.mapError((e) => new FillFailure(e.message)))
+        ).pipe(Effect.mapError((e) => (e._tag === "PdfRejected" && e.transient ? e : new FillFailure(e.message))))
         const applied = new Set(result.applied)
         const filled = matches.filter((m) => applied.has(m.field.form_name))
         const filledIds = new Set(filled.map((m) => m.field.id))
@@ -159,14 +178,30 @@ export const layer: Layer.Layer<
         }
       })
 
-    const process = (item: JobRunner.WorkItem) =>
+    const fail = (session: Session, message: string) =>
+      Effect.gen(function*() {
+        yield* setState(session, { status: "failed", error_message: message })
+        yield* events.publish({
+          id: Id.make("event"),
+          type: "session.failed",
+          owner: session.owner,
+          created: Clock.nowIso(),
+          data: { session_id: session.id, form_id: session.form_id, error_message: message }
+        })
+      })
+
+    const process = (item: JobRunner.WorkItem, attempt: JobRunner.Attempt) =>
       Effect.gen(function*() {
         const found = yield* storage.getJson(Session, keys.session(item.owner, item.id))
-        if (Option.isNone(found)) return
+        if (Option.isNone(found)) return "done" as const
         const session = found.value.value
-        if (session.status === "completed" || session.status === "failed") return
+        if (session.status === "completed" || session.status === "failed") return "done" as const
         yield* setState(session, { status: "processing" })
         const outcome = yield* Effect.result(fill(session))
+        if (outcome._tag === "Failure" && outcome.failure._tag === "PdfRejected" && !attempt.last) {
+          yield* Effect.logWarning(`session fill will be retried: ${outcome.failure.message}`)
+          return "retry" as const
+        }
         if (outcome._tag === "Success") {
           yield* setState(session, { status: "completed", ...outcome.success })
           yield* events.publish({
@@ -178,23 +213,26 @@ export const layer: Layer.Layer<
           })
         } else {
           const error = outcome.failure
-          const message = error instanceof FillFailure ? error.message : "The session could not be processed."
-          if (!(error instanceof FillFailure)) yield* Effect.logError("session failed", error)
-          yield* setState(session, { status: "failed", error_message: message })
-          yield* events.publish({
-            id: Id.make("event"),
-            type: "session.failed",
-            owner: session.owner,
-            created: Clock.nowIso(),
-            data: { session_id: session.id, form_id: session.form_id, error_message: message }
-          })
+          const known = error._tag === "FillFailure" || error._tag === "PdfRejected"
+          if (!known) yield* Effect.logError("session failed", error)
+          yield* fail(session, known ? finalMessage(error, attempt.number) : "The session could not be processed.")
         }
+        return "done" as const
       }).pipe(
-        Effect.catchCause((cause) => Effect.logError("session processing crashed", cause)),
+        Effect.catchCause((cause) => Effect.logError("session processing crashed", cause).pipe(Effect.as("done" as const))),
         Effect.withSpan("Sessions.process", { attributes: { session_id: item.id } })
       )
 
-    yield* runner.register("session", process)
+    yield* runner.register("session", {
+      run: process,
+      abandon: (item, message) =>
+        Effect.gen(function*() {
+          const found = yield* storage.getJson(Session, keys.session(item.owner, item.id))
+          if (Option.isSome(found) && found.value.value.status !== "completed" && found.value.value.status !== "failed") {
+            yield* fail(found.value.value, `The session could not be completed: ${message}`)
+          }
+        }).pipe(Effect.catchCause((cause) => Effect.logError("could not mark an abandoned session failed", cause)))
+    })
 
     const completed = (owner: Id.UserId, id: string) =>
       Effect.gen(function*() {

@@ -12,6 +12,8 @@ import { Context, Effect, Option, Schema, Stream } from "effect"
 /** Infrastructure failure (disk, network, permissions): a 500 at the edge. */
 export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
   message: Schema.String,
+  /** `Full`: the store has no space left (the edge answers 507); absent for any other failure. */
+  reason: Schema.optional(Schema.Literals(["Full"])),
   cause: Schema.optional(Schema.Defect())
 }) {}
 

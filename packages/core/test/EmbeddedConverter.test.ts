@@ -8,11 +8,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { PDFDocument, PDFTextField } from "@cantoo/pdf-lib"
 import { Converter } from "../src/Converter.ts"
 import type { ConversionOptions, ConversionProgress } from "../src/Converter.ts"
 import * as EmbeddedConverter from "../src/EmbeddedConverter.ts"
+import * as PdfEngine from "../src/PdfEngine.ts"
 import * as PageText from "../src/pdf/PageText.ts"
 import * as PdfJs from "../src/pdf/PdfJs.ts"
 import { FlatFixtures } from "@formwright/testing"
@@ -44,7 +45,7 @@ const readBack = (bytes: Uint8Array) =>
 
 const hasQpdf = spawnSync("qpdf", ["--version"]).status === 0
 
-layer(EmbeddedConverter.layer)("EmbeddedConverter", (it) => {
+layer(EmbeddedConverter.layer.pipe(Layer.provide(PdfEngine.layerWorkers())))("EmbeddedConverter", (it) => {
   it.effect("turns a flat form into a fillable one: widgets on the lines, named by /TU", () =>
     Effect.gen(function* () {
       const converter = yield* Converter
@@ -189,7 +190,7 @@ const hasCorpus = existsSync(corpusDir)
 describe.skipIf(!hasCorpus)("EmbeddedConverter on the corpus", () => {
   if (!hasCorpus) console.log(`EmbeddedConverter corpus tests skipped: ${corpusDir} not found`)
 
-  layer(EmbeddedConverter.layer)((it) => {
+  layer(EmbeddedConverter.layer.pipe(Layer.provide(PdfEngine.layerWorkers())))((it) => {
     it.effect("a flattened form becomes fillable again", () =>
       Effect.gen(function* () {
         const converter = yield* Converter

@@ -7,6 +7,7 @@ import * as Forms from "../src/Forms.ts"
 import * as Formwright from "../src/Formwright.ts"
 import * as Id from "../src/Id.ts"
 import * as JobRunner from "../src/JobRunner.ts"
+import * as PdfEngine from "../src/PdfEngine.ts"
 import * as Profiles from "../src/Profiles.ts"
 import * as Sessions from "../src/Sessions.ts"
 import * as SourceFetcher from "../src/SourceFetcher.ts"
@@ -17,7 +18,8 @@ const alice = Id.UserId.make("alice")
 const bob = Id.UserId.make("bob")
 
 const core = Formwright.layer().pipe(
-  Layer.provideMerge(Layer.mergeAll(MemoryStorage.layer, EmbeddedConverter.layer, SourceFetcher.layerDisabled))
+  Layer.provideMerge(Layer.mergeAll(MemoryStorage.layer, EmbeddedConverter.layer, SourceFetcher.layerDisabled)),
+  Layer.provideMerge(PdfEngine.layerWorkers())
 )
 
 const waitFor = <A>(read: Effect.Effect<A, any>, done: (a: A) => boolean) =>
@@ -116,13 +118,65 @@ describe("JobRunner", () => {
       yield* Effect.scoped(Effect.gen(function*() {
         const context = yield* Layer.build(JobRunner.layerInProcess().pipe(Layer.provide(storage)))
         const runner = Context.get(context, JobRunner.JobRunner)
-        yield* runner.register("conversion", (item) => Effect.sync(() => ran.push(item.id)))
+        yield* runner.register("conversion", {
+          run: (item) => Effect.sync(() => ran.push(item.id)).pipe(Effect.as("done" as const)),
+          abandon: () => Effect.void
+        })
         expect(yield* runner.resume).toBe(1)
         yield* runner.idle
       }))
       expect(ran).toEqual(["job_1"])
       const left = yield* Storage.make(backend).listDocuments("work/")
       expect(left.items).toEqual([])
+    }))
+
+  it.live("a run the process died in counts as an attempt; past the limit the item is abandoned, not run", () =>
+    Effect.gen(function*() {
+      const backend = MemoryStorage.make()
+      const storage = Layer.succeed(Storage.Storage, Storage.make(backend))
+      const runs: Array<number> = []
+      const abandoned: Array<string> = []
+      const handler: JobRunner.Handler = {
+        // Never finishes: the process "dies" (the scope closes) in the middle of every run.
+        run: (_item, attempt) => Effect.sync(() => runs.push(attempt.number)).pipe(Effect.andThen(Effect.never)),
+        abandon: (item, message) => Effect.sync(() => abandoned.push(`${item.id}: ${message}`))
+      }
+      const life = (submit: boolean) =>
+        Effect.scoped(Effect.gen(function*() {
+          const context = yield* Layer.build(JobRunner.layerInProcess({ maxAttempts: 2 }).pipe(Layer.provide(storage)))
+          const runner = Context.get(context, JobRunner.JobRunner)
+          yield* runner.register("session", handler)
+          if (submit) yield* runner.submit({ kind: "session", id: "ses_poison", owner: "alice" })
+          else yield* runner.resume
+          yield* Effect.sleep("100 millis")
+        }))
+      yield* life(true)
+      yield* life(false)
+      expect(runs).toEqual([1, 2])
+      expect(abandoned).toEqual([])
+      // The third start finds two attempts used up: the item is ended, never run again.
+      yield* life(false)
+      expect(runs).toEqual([1, 2])
+      expect(abandoned).toHaveLength(1)
+      expect(abandoned[0]).toContain("ses_poison: Processing stopped 2 times")
+      expect((yield* Storage.make(backend).listDocuments("work/")).items).toEqual([])
+    }))
+
+  it.live("a run that asks for a retry runs again after a delay, the last time told it is the last", () =>
+    Effect.gen(function*() {
+      const storage = Layer.succeed(Storage.Storage, Storage.make(MemoryStorage.make()))
+      const attempts: Array<JobRunner.Attempt> = []
+      yield* Effect.scoped(Effect.gen(function*() {
+        const context = yield* Layer.build(JobRunner.layerInProcess({ maxAttempts: 3, retryDelayMs: 20 }).pipe(Layer.provide(storage)))
+        const runner = Context.get(context, JobRunner.JobRunner)
+        yield* runner.register("conversion", {
+          run: (_item, attempt) => Effect.sync(() => attempts.push(attempt)).pipe(Effect.as(attempt.last ? "done" as const : "retry" as const)),
+          abandon: () => Effect.void
+        })
+        yield* runner.submit({ kind: "conversion", id: "job_flaky", owner: "alice" })
+        yield* runner.idle
+      }))
+      expect(attempts).toEqual([{ number: 1, last: false }, { number: 2, last: false }, { number: 3, last: true }])
     }))
 })
 

@@ -10,7 +10,8 @@ import { Cause, Effect } from "effect"
 import type { ConversionOptions, ConversionProgress } from "../Converter.ts"
 import type { TextRun } from "../pdf/PageText.ts"
 import * as PageText from "../pdf/PageText.ts"
-import type { PdfUnusable } from "../pdf/PdfError.ts"
+import type { PdfRejected, PdfUnusable } from "../pdf/PdfError.ts"
+import * as PdfLimits from "../pdf/PdfLimits.ts"
 import * as PdfJs from "../pdf/PdfJs.ts"
 import type { PDFDocumentProxy } from "../pdf/PdfJs.ts"
 import * as Labels from "./Labels.ts"
@@ -545,9 +546,10 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
   bytes: Uint8Array,
   options: DetectOptions,
   onProgress: (progress: ConversionProgress) => Effect.Effect<void> = () => Effect.void
-): Effect.fn.Return<Detection, PdfUnusable> {
+): Effect.fn.Return<Detection, PdfUnusable | PdfRejected> {
   return yield* PdfJs.use(bytes, (doc) =>
     Effect.gen(function* () {
+      yield* PdfLimits.checkPages(doc.numPages)
       const all = Array.from({ length: doc.numPages }, (_, i) => i + 1)
       const selected = options.pages === undefined ? all : all.filter((n) => options.pages!.includes(n))
       const existing = yield* existingFieldNames(doc)

@@ -31,7 +31,7 @@ import type { PDFDocument, PDFField, PDFFont, PDFObject } from "@cantoo/pdf-lib"
 import { Effect } from "effect"
 import { checkboxWord, type FieldValue } from "../FormField.ts"
 import * as Fonts from "./Fonts.ts"
-import { unusable, type PdfUnusable } from "./PdfError.ts"
+import { type PdfRejected, unusable, type PdfUnusable } from "./PdfError.ts"
 import * as PdfLib from "./PdfLib.ts"
 import { decodeText, fieldFlags, flags, inherited, onStates } from "./PdfLib.ts"
 
@@ -495,7 +495,7 @@ const registerFonts = (doc: PDFDocument, fonts: ReadonlySet<PDFFont>) => {
 export const fillForm: (
   bytes: Uint8Array,
   assignments: ReadonlyArray<Assignment>
-) => Effect.Effect<FillResult, PdfUnusable> = Effect.fn("FormFiller.fillForm")(
+) => Effect.Effect<FillResult, PdfUnusable | PdfRejected> = Effect.fn("FormFiller.fillForm")(
   function*(bytes: Uint8Array, assignments: ReadonlyArray<Assignment>) {
     const doc = yield* PdfLib.load(bytes)
     const fields = yield* Effect.try({ try: () => PdfLib.terminalFields(doc), catch: () => unusable("Damaged") })

@@ -20,7 +20,7 @@ import type { PDFDocument, PDFField, PDFObject } from "@cantoo/pdf-lib"
 import { Effect } from "effect"
 import type { FieldOption, FieldValue, FormField, FormType } from "../FormField.ts"
 import * as PageText from "./PageText.ts"
-import { unusable, type PdfUnusable } from "./PdfError.ts"
+import { type PdfRejected, unusable, type PdfUnusable } from "./PdfError.ts"
 import * as PdfLib from "./PdfLib.ts"
 import { decodeText, fieldFlags, flags, inherited, onStates } from "./PdfLib.ts"
 
@@ -332,7 +332,7 @@ export const textWithMarkers = (pages: number, text: ReadonlyArray<PageText.Page
  * radio export value, a combo box's export value, a list box's value (an array when it allows
  * several); empty values are omitted.
  */
-export const readForm: (bytes: Uint8Array) => Effect.Effect<ParsedForm, PdfUnusable> = Effect.fn("FormReader.readForm")(
+export const readForm: (bytes: Uint8Array) => Effect.Effect<ParsedForm, PdfUnusable | PdfRejected> = Effect.fn("FormReader.readForm")(
   function*(bytes: Uint8Array) {
     const doc = yield* PdfLib.load(bytes)
     const pages = doc.getPageCount()

@@ -5,7 +5,9 @@
 import { Effect } from "effect"
 import type { PDFDocumentProxy } from "./PdfJs.ts"
 import * as PdfJs from "./PdfJs.ts"
-import type { PdfUnusable } from "./PdfError.ts"
+import type { PdfRejected, PdfUnusable } from "./PdfError.ts"
+import * as PdfLimits from "./PdfLimits.ts"
+import { PdfLimits as CurrentLimits } from "./PdfLimits.ts"
 
 /** A run of text on one line, in PDF user space (origin bottom-left). */
 export interface TextRun {
@@ -24,31 +26,75 @@ export interface PageText {
   readonly runs: ReadonlyArray<TextRun>
 }
 
-/** The text runs of one page; pages pdf.js cannot read yield no runs rather than failing. */
-export const ofPage = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<PageText> =>
-  Effect.promise(async () => {
-    const page = await doc.getPage(pageNumber)
-    const [x0, y0, x1, y1] = page.view
-    try {
-      const content = await page.getTextContent()
-      const runs: Array<TextRun> = []
-      for (const item of content.items) {
-        if (!("str" in item) || item.str.trim() === "") continue
-        const [a, b, , d, e, f] = item.transform as Array<number>
-        const size = Math.hypot(a, b) || Math.abs(d) || item.height
-        runs.push({ text: item.str, x: e, y: f, width: item.width, height: size })
-      }
-      return { page: pageNumber, width: x1 - x0, height: y1 - y0, runs }
-    } catch {
-      return { page: pageNumber, width: x1 - x0, height: y1 - y0, runs: [] }
-    } finally {
-      page.cleanup()
-    }
-  }).pipe(Effect.catchDefect(() => Effect.succeed({ page: pageNumber, width: 0, height: 0, runs: [] })))
+/** A page's text, and whether its text was cut short at the item limit. */
+interface PageRead {
+  readonly text: PageText
+  readonly truncated: boolean
+}
 
-/** The text of every page of `bytes`. */
-export const read = (bytes: Uint8Array): Effect.Effect<ReadonlyArray<PageText>, PdfUnusable> =>
-  PdfJs.use(bytes, (doc) => Effect.forEach(Array.from({ length: doc.numPages }, (_, i) => i + 1), (n) => ofPage(doc, n)))
+/**
+ * The text runs of one page; a page pdf.js cannot read yields no runs rather than failing. The
+ * text is streamed so that a page whose content explodes into millions of items (nested forms
+ * drawing each other) stops at the limit instead of filling the memory. The stream is left
+ * unread rather than cancelled there: pdf.js goes on producing into a cancelled stream (and
+ * throws when it closes it), while an unread one holds it back until the document is destroyed.
+ */
+const readPage = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<PageRead> =>
+  Effect.flatMap(Effect.service(CurrentLimits), (limits) =>
+    Effect.promise(async (): Promise<PageRead> => {
+      const page = await doc.getPage(pageNumber)
+      const [x0, y0, x1, y1] = page.view
+      const runs: Array<TextRun> = []
+      const reader = page.streamTextContent().getReader()
+      let items = 0
+      try {
+        while (items <= limits.maxTextItemsPerPage) {
+          const chunk = await reader.read()
+          if (chunk.done) break
+          for (const item of (chunk.value as { items: Array<unknown> }).items) {
+            if (++items > limits.maxTextItemsPerPage) break
+            if (typeof item !== "object" || item === null || !("str" in item)) continue
+            const text = item as { str: string; transform: Array<number>; width: number; height: number }
+            if (text.str.trim() === "") continue
+            const [a, b, , d, e, f] = text.transform
+            const size = Math.hypot(a!, b!) || Math.abs(d!) || text.height
+            runs.push({ text: text.str, x: e!, y: f!, width: text.width, height: size })
+          }
+        }
+      } catch {
+        // What was read before the damage is kept.
+      } finally {
+        reader.releaseLock()
+      }
+      const truncated = items > limits.maxTextItemsPerPage
+      if (!truncated) page.cleanup()
+      return { text: { page: pageNumber, width: x1 - x0, height: y1 - y0, runs }, truncated }
+    }).pipe(Effect.catchDefect(() => Effect.succeed({ text: { page: pageNumber, width: 0, height: 0, runs: [] }, truncated: false }))))
+
+/** The text runs of one page (cut at the item limit; see `read`). */
+export const ofPage = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<PageText> =>
+  Effect.map(readPage(doc, pageNumber), (read) => read.text)
+
+/**
+ * The text of every page of `bytes`. A page that passes the item limit ends the reading: its
+ * text so far is kept, the pages after it are left out, and the document is closed at once,
+ * which stops pdf.js working on the rest of it.
+ */
+export const read = (bytes: Uint8Array): Effect.Effect<ReadonlyArray<PageText>, PdfUnusable | PdfRejected> =>
+  PdfJs.use(bytes, (doc) =>
+    Effect.gen(function*() {
+      yield* PdfLimits.checkPages(doc.numPages)
+      const pages: Array<PageText> = []
+      for (let n = 1; n <= doc.numPages; n++) {
+        const page = yield* readPage(doc, n)
+        pages.push(page.text)
+        if (page.truncated) {
+          yield* Effect.logWarning(`page ${n} has more than the limit of text items; the text after it was not read`)
+          break
+        }
+      }
+      return pages
+    }))
 
 /** Joins runs into lines in reading order (top to bottom, then left to right). */
 export const toLines = (page: PageText): ReadonlyArray<string> => {

@@ -22,3 +22,27 @@ export const messages: Record<UnusableReason, string> = {
 }
 
 export const unusable = (reason: UnusableReason): PdfUnusable => new PdfUnusable({ reason, message: messages[reason] })
+
+/**
+ * Why PDF work was refused or stopped by a limit, rather than because the file is unusable:
+ * the page count, decompressed stream sizes, the wall-clock budget, the memory cap of the
+ * isolated worker, or a crash of that worker. `message` is safe to show a client.
+ */
+export const RejectReason = Schema.Literals(["TooManyPages", "TooLargeDecoded", "Timeout", "OutOfMemory", "Crashed"])
+export type RejectReason = typeof RejectReason.Type
+
+export class PdfRejected extends Schema.TaggedError<PdfRejected>()("PdfRejected", {
+  reason: RejectReason,
+  message: Schema.String
+}) {
+  /** Whether the same work might succeed if tried again (a crash or time-out, not a limit of the file). */
+  get transient(): boolean {
+    return this.reason === "Timeout" || this.reason === "OutOfMemory" || this.reason === "Crashed"
+  }
+}
+
+/** The message of a failure that ends a job, saying how often a transient one was tried. */
+export const finalMessage = (error: { readonly message: string; readonly _tag: string }, attempts: number): string =>
+  error._tag === "PdfRejected" && (error as PdfRejected).transient && attempts > 1
+    ? `${error.message} (tried ${attempts} times)`
+    : error.message

@@ -36,6 +36,7 @@ import {
 import type { PDFAcroField, PDFField, PDFObject } from "@cantoo/pdf-lib"
 import { Effect } from "effect"
 import { unusable, type PdfUnusable } from "./PdfError.ts"
+import * as PdfLimits from "./PdfLimits.ts"
 
 // A form with more terminal fields than this is not a form a person fills in; stopping keeps a
 // crafted file from using unbounded memory.
@@ -85,6 +86,7 @@ export const load = Effect.fnUntraced(function*(bytes: Uint8Array) {
     catch: () => unusable("Damaged")
   })
   if (pageCount === 0) return yield* unusable("Damaged")
+  yield* PdfLimits.checkPages(pageCount)
   return doc
 })
 

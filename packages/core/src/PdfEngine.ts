@@ -1,0 +1,153 @@
+/**
+ * The PdfEngine port: every piece of PDF work the services do (reading a form, filling it,
+ * reading a source document, counting pages, converting a flat PDF) behind one service, so it
+ * can run away from the caller's event loop.
+ *
+ * `layerWorkers` (the default) runs the work in a pool of worker threads, each under a heap cap
+ * and a wall-clock budget: a hostile PDF costs at most one worker, which is replaced, and the
+ * server keeps answering meanwhile. `layerInline` runs the same work in the calling thread, for
+ * programs that want no threads; it applies the same limits but cannot stop a runaway task.
+ */
+import { Context, Effect, Layer, Queue } from "effect"
+import { availableParallelism } from "node:os"
+import type { ConversionOptions, ConversionProgress, ConvertedPdf, ConverterError } from "./Converter.ts"
+import type { Assignment, FillResult } from "./pdf/FormFiller.ts"
+import type { ParsedForm } from "./pdf/FormReader.ts"
+import { PdfRejected, type PdfUnusable } from "./pdf/PdfError.ts"
+import * as PdfLimits from "./pdf/PdfLimits.ts"
+import * as PdfTasks from "./pdf/PdfTasks.ts"
+import * as WorkerPool from "./pdf/WorkerPool.ts"
+
+export type { DocumentContent } from "./pdf/PdfTasks.ts"
+export type { Lane } from "./pdf/WorkerPool.ts"
+export type { Limits } from "./pdf/PdfLimits.ts"
+
+export type PdfFailure = PdfUnusable | PdfRejected
+
+export interface PdfEngineShape {
+  /** The form's fields and text. `lane` says who waits: a request (the default) or a background job. */
+  readonly readForm: (bytes: Uint8Array, lane?: WorkerPool.Lane) => Effect.Effect<ParsedForm, PdfFailure>
+  /** Fills the form in `pdf` (background work: sessions). */
+  readonly fill: (pdf: Uint8Array, assignments: ReadonlyArray<Assignment>) => Effect.Effect<FillResult, PdfFailure>
+  /** The page count, refused past the page limit. */
+  readonly pageCount: (bytes: Uint8Array) => Effect.Effect<number, PdfFailure>
+  /** A source document's filled fields and text lines (background work: sessions). */
+  readonly readDocument: (bytes: Uint8Array) => Effect.Effect<PdfTasks.DocumentContent, PdfFailure>
+  /** Detects fields in a flat PDF and writes them in (background work: conversions). */
+  readonly convert: (
+    pdf: Uint8Array,
+    options: ConversionOptions,
+    onProgress: (progress: ConversionProgress) => Effect.Effect<void>
+  ) => Effect.Effect<ConvertedPdf, PdfFailure | ConverterError>
+}
+
+export class PdfEngine extends Context.Service<PdfEngine, PdfEngineShape>()("@formwright/core/PdfEngine") {}
+
+/** How a caller runs one task: by name, with its lane, reporting progress. */
+type Runner = <T extends PdfTasks.TaskName>(
+  name: T,
+  input: PdfTasks.Input<T>,
+  lane: WorkerPool.Lane,
+  onProgress?: (value: unknown) => void
+) => Effect.Effect<PdfTasks.Output<T>, PdfTasks.TaskError>
+
+/** The service from a way of running tasks; conversion progress is reported in order as it comes. */
+const fromRunner = (run: Runner): PdfEngineShape => ({
+  readForm: (bytes, lane = "request") => run("readForm", bytes, lane) as Effect.Effect<ParsedForm, PdfFailure>,
+  fill: (pdf, assignments) => run("fill", { pdf, assignments }, "background") as Effect.Effect<FillResult, PdfFailure>,
+  pageCount: (bytes) => run("pageCount", bytes, "request") as Effect.Effect<number, PdfFailure>,
+  readDocument: (bytes) => run("readDocument", bytes, "background") as Effect.Effect<PdfTasks.DocumentContent, PdfFailure>,
+  convert: (pdf, options, onProgress) =>
+    Effect.scoped(Effect.gen(function*() {
+      const progress = yield* Queue.unbounded<ConversionProgress>()
+      yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(progress), onProgress)))
+      const result = yield* run("convert", { pdf, options }, "background", (value) => Queue.offerUnsafe(progress, value as ConversionProgress))
+      // The last page's progress is reported before the result is.
+      for (const value of yield* Queue.clear(progress)) yield* onProgress(value)
+      return result
+    }))
+})
+
+export interface InlineOptions {
+  readonly limits?: Partial<PdfLimits.Limits> | undefined
+}
+
+/** The work in the calling thread: the same limits, but no isolation and no time budget. */
+export const layerInline = (options: InlineOptions = {}): Layer.Layer<PdfEngine> => {
+  const limits = { ...PdfLimits.defaults, ...options.limits }
+  return Layer.succeed(
+    PdfEngine,
+    PdfEngine.of(fromRunner((name, input, _lane, onProgress) =>
+      Effect.flatMap(
+        Effect.promise(() => PdfTasks.run(name, input, limits, onProgress ?? (() => undefined))),
+        (exit) => exit as Effect.Effect<PdfTasks.Output<typeof name>, PdfTasks.TaskError>
+      )
+    ))
+  )
+}
+
+export interface WorkersOptions {
+  /** Worker threads at most (default: the cores available, at least 2, at most 4). */
+  readonly workers?: number | undefined
+  /** V8 heap cap of each worker in MiB (default 512). */
+  readonly maxHeapMb?: number | undefined
+  /** Budget of a task a request waits on, in ms (default 30 s). */
+  readonly requestTimeoutMs?: number | undefined
+  /** Budget of a background task (a fill, a source document), and of each page of a conversion, in ms (default 2 min). */
+  readonly backgroundTimeoutMs?: number | undefined
+  readonly limits?: Partial<PdfLimits.Limits> | undefined
+}
+
+export const defaultWorkers = () => Math.min(4, Math.max(2, availableParallelism()))
+
+export const workerDefaults = {
+  maxHeapMb: 512,
+  requestTimeoutMs: 30_000,
+  backgroundTimeoutMs: 2 * 60_000
+} as const
+
+/**
+ * The work in a pool of worker threads, started on first use and stopped with the layer.
+ * Background tasks leave one worker free for requests, so an upload never waits behind jobs.
+ */
+export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngine> =>
+  Layer.effect(
+    PdfEngine,
+    Effect.gen(function*() {
+      const limits = { ...PdfLimits.defaults, ...options.limits }
+      const maxHeapMb = options.maxHeapMb ?? workerDefaults.maxHeapMb
+      const timeouts: Record<WorkerPool.Lane, number> = {
+        request: options.requestTimeoutMs ?? workerDefaults.requestTimeoutMs,
+        background: options.backgroundTimeoutMs ?? workerDefaults.backgroundTimeoutMs
+      }
+      const context = yield* Effect.context<never>()
+      const log = (level: "warn" | "error", message: string) =>
+        Effect.runForkWith(context)(level === "warn" ? Effect.logWarning(message) : Effect.logError(message))
+      const pool = yield* Effect.acquireRelease(
+        Effect.sync(() =>
+          WorkerPool.make({
+            script: new URL("./pdf/PdfWorker.ts", import.meta.url),
+            workerData: { limits },
+            size: options.workers ?? defaultWorkers(),
+            maxHeapMb
+          }, log)
+        ),
+        (pool) => Effect.promise(() => pool.close())
+      )
+      return PdfEngine.of(fromRunner((name, input, lane, onProgress) =>
+        Effect.callback<PdfTasks.Output<typeof name>, PdfTasks.TaskError>((resume) => {
+          const task = pool.run(name, input, { lane, timeoutMs: timeouts[lane], onProgress })
+          task.promise.then(
+            (value) => resume(Effect.succeed(value as PdfTasks.Output<typeof name>)),
+            (error: WorkerPool.TaskFailed) => {
+              if (error.reason !== undefined) return resume(Effect.fail(new PdfRejected({ reason: error.reason, message: error.message })))
+              const serialized = error.error as PdfTasks.SerializedError
+              if (serialized._tag === "Defect") log("error", `PDF task '${name}' failed unexpectedly: ${serialized.message}`)
+              resume(Effect.fail(PdfTasks.deserialize(serialized)))
+            }
+          )
+          return Effect.sync(task.cancel)
+        })
+      ))
+    })
+  )

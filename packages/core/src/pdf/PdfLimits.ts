@@ -1,0 +1,151 @@
+/**
+ * The limits PDF work runs under, and the checks that apply them before a library expands
+ * anything: a page count, and the decompressed size of every Flate stream, so a small file that
+ * inflates to gigabytes (a "zip bomb" in an object or content stream) is refused up front
+ * instead of after it has filled the memory.
+ */
+import { Context, Effect } from "effect"
+import { constants, createInflate, inflateSync } from "node:zlib"
+import { PdfRejected } from "./PdfError.ts"
+
+export interface Limits {
+  /** Pages at most; checked from the page tree before any page is walked. */
+  readonly maxPages: number
+  /** Decompressed bytes of any one Flate stream. */
+  readonly maxStreamBytes: number
+  /** Decompressed bytes of all Flate streams together. */
+  readonly maxDecodedBytes: number
+  /** Text items read from one page; the rest of a page past it is ignored. */
+  readonly maxTextItemsPerPage: number
+}
+
+const MiB = 1024 * 1024
+
+export const defaults: Limits = {
+  maxPages: 2_000,
+  maxStreamBytes: 256 * MiB,
+  maxDecodedBytes: 1024 * MiB,
+  maxTextItemsPerPage: 50_000
+}
+
+/** The limits in force for the current PDF work (the defaults unless a layer sets others). */
+export class PdfLimits extends Context.Reference<Limits>("@formwright/core/PdfLimits", { defaultValue: () => defaults }) {}
+
+const describe = (bytes: number) => (bytes >= MiB ? `${Math.round(bytes / MiB)} MiB` : `${bytes} bytes`)
+
+/** Refuses a document with more pages than `maxPages`. */
+export const checkPages = (pages: number): Effect.Effect<void, PdfRejected> =>
+  Effect.flatMap(Effect.service(PdfLimits), (limits) =>
+    pages > limits.maxPages
+      ? Effect.fail(new PdfRejected({ reason: "TooManyPages", message: `The PDF has ${pages} pages; the limit is ${limits.maxPages}.` }))
+      : Effect.void)
+
+const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0))
+const streamKeyword = ascii("stream")
+const endstreamKeyword = ascii("endstream")
+
+const indexOf = (bytes: Uint8Array, needle: Uint8Array, from: number): number => {
+  const first = needle[0]!
+  for (let i = bytes.indexOf(first, from); i >= 0 && i + needle.length <= bytes.length; i = bytes.indexOf(first, i + 1)) {
+    let j = 1
+    while (j < needle.length && bytes[i + j] === needle[j]) j++
+    if (j === needle.length) return i
+  }
+  return -1
+}
+
+/**
+ * The data of every `stream ... endstream` in the file that starts like zlib data. Found by the
+ * keywords rather than by parsing objects: a damaged file is scanned as well as a sound one, and
+ * a stream the libraries would find is found here too (they also fall back to the keywords).
+ */
+function* zlibStreams(bytes: Uint8Array): Generator<Uint8Array> {
+  let at = 0
+  for (;;) {
+    const keyword = indexOf(bytes, streamKeyword, at)
+    if (keyword < 0) return
+    at = keyword + streamKeyword.length
+    // `endstream` contains `stream`: skip it.
+    if (keyword >= 3 && bytes[keyword - 3] === 0x65 && bytes[keyword - 2] === 0x6e && bytes[keyword - 1] === 0x64) continue
+    let start = at
+    if (bytes[start] === 0x0d) start++
+    if (bytes[start] === 0x0a) start++
+    const cmf = bytes[start]
+    const flg = bytes[start + 1]
+    // A zlib header: deflate method, and a check value that makes the pair divisible by 31.
+    if (cmf === undefined || flg === undefined || (cmf & 0x0f) !== 8 || ((cmf << 8) | flg) % 31 !== 0) continue
+    const end = indexOf(bytes, endstreamKeyword, start)
+    const stop = end < 0 ? bytes.length : end
+    yield bytes.subarray(start, stop)
+    at = stop
+  }
+}
+
+/** Deflate cannot expand data more than about 1032 times, which bounds what a stream can hold unread. */
+const maxDeflateRatio = 1032
+
+/** A stream whose output is at most this big is inflated in one call; bigger ones are counted as they stream. */
+const inflateAtOnceBytes = 8 * MiB
+
+/** Bytes `data` inflates to, counting at most `cap + 1` and never holding a large output. */
+const inflatedSize = (data: Uint8Array, cap: number): Promise<number> => {
+  if (data.length * maxDeflateRatio <= inflateAtOnceBytes) {
+    try {
+      // A truncated stream counts for what it yields before the damage, as a reader would see it.
+      return Promise.resolve(inflateSync(data, { finishFlush: constants.Z_SYNC_FLUSH }).length)
+    } catch {
+      return Promise.resolve(0)
+    }
+  }
+  return new Promise((resolve) => {
+    let size = 0
+    let settled = false
+    const settle = () => {
+      if (settled) return
+      settled = true
+      resolve(size)
+    }
+    const inflate = createInflate({ chunkSize: 64 * 1024, finishFlush: constants.Z_SYNC_FLUSH })
+    inflate.on("data", (chunk: Buffer) => {
+      size += chunk.length
+      if (size > cap) {
+        inflate.destroy()
+        settle()
+      }
+    })
+    inflate.on("end", settle)
+    inflate.on("error", settle)
+    inflate.on("close", settle)
+    inflate.end(data)
+  })
+}
+
+/**
+ * Refuses a document whose Flate streams inflate past the limits, before any PDF library
+ * decodes them. Counting stops at the limit, so a bomb costs at most the limit's worth of
+ * decompression time and a few chunks of memory.
+ */
+export const checkStreams = (bytes: Uint8Array): Effect.Effect<void, PdfRejected> =>
+  Effect.gen(function*() {
+    const limits = yield* PdfLimits
+    // A file too small to hold anything past the limits needs no look inside.
+    if (bytes.length * maxDeflateRatio <= Math.min(limits.maxStreamBytes, limits.maxDecodedBytes)) return
+    let total = 0
+    for (const data of zlibStreams(bytes)) {
+      const budget = Math.min(limits.maxStreamBytes, limits.maxDecodedBytes - total)
+      const size = yield* Effect.promise(() => inflatedSize(data, budget))
+      if (size > limits.maxStreamBytes) {
+        return yield* new PdfRejected({
+          reason: "TooLargeDecoded",
+          message: `The PDF holds a compressed stream that expands past the limit of ${describe(limits.maxStreamBytes)}.`
+        })
+      }
+      total += size
+      if (total > limits.maxDecodedBytes) {
+        return yield* new PdfRejected({
+          reason: "TooLargeDecoded",
+          message: `The PDF's compressed streams expand past the limit of ${describe(limits.maxDecodedBytes)} in all.`
+        })
+      }
+    }
+  })

@@ -1,0 +1,131 @@
+/**
+ * Every piece of PDF work the services hand off, by name: the functions a PDF worker runs (or
+ * the calling thread, with `PdfEngine.layerInline`). Inputs and outputs are plain data, so they
+ * cross a thread boundary by structured clone; errors cross as `SerializedError`.
+ */
+import { Cause, Effect, Exit } from "effect"
+import type { ConversionOptions, ConversionProgress, ConvertedPdf } from "../Converter.ts"
+import { ConverterError } from "../Converter.ts"
+import * as AddFields from "../detect/AddFields.ts"
+import * as FieldDetector from "../detect/FieldDetector.ts"
+import * as FormFiller from "./FormFiller.ts"
+import * as FormReader from "./FormReader.ts"
+import * as PageText from "./PageText.ts"
+import { PdfRejected, PdfUnusable } from "./PdfError.ts"
+import * as PdfJs from "./PdfJs.ts"
+import * as PdfLimits from "./PdfLimits.ts"
+
+/** What a source document holds for autofill: its filled fields and its text, line by line. */
+export interface DocumentContent {
+  readonly fields: ReadonlyArray<{ readonly name: string; readonly value: string }>
+  readonly lines: ReadonlyArray<string>
+}
+
+/** Detects fields and writes them into the PDF; with nothing detected the PDF comes back unchanged. */
+const convert = (
+  pdf: Uint8Array,
+  options: ConversionOptions,
+  onProgress: (progress: ConversionProgress) => Effect.Effect<void>
+): Effect.Effect<ConvertedPdf, ConverterError | PdfUnusable | PdfRejected> =>
+  Effect.gen(function*() {
+    const detection = yield* FieldDetector.detect(pdf, options, onProgress)
+    if (detection.fields.length === 0) return { pdf, detections: [] } satisfies ConvertedPdf
+    const written = yield* AddFields.addFields(pdf, detection.fields).pipe(
+      Effect.mapError((error) => new ConverterError({ message: error.message, cause: error.cause }))
+    )
+    return {
+      pdf: written.pdf,
+      detections: written.fields.map((f) => ({ formName: f.formName, name: f.name, confidence: f.confidence }))
+    } satisfies ConvertedPdf
+  })
+
+const readDocument = (bytes: Uint8Array): Effect.Effect<DocumentContent, PdfUnusable | PdfRejected> =>
+  Effect.gen(function*() {
+    const form = yield* Effect.result(FormReader.readForm(bytes))
+    if (form._tag === "Failure" && form.failure._tag === "PdfRejected") return yield* form.failure
+    const fields = form._tag === "Success"
+      ? form.success.fields.flatMap((field) =>
+        typeof field.value === "string" && field.value.trim() !== "" ? [{ name: field.name, value: field.value.trim() }] : [])
+      : []
+    const pages = yield* PageText.read(bytes).pipe(
+      Effect.catchTag("PdfUnusable", (error) => (form._tag === "Success" ? Effect.succeed([]) : Effect.fail(error)))
+    )
+    return { fields, lines: pages.flatMap(PageText.toLines) }
+  })
+
+/** The tasks, each taking its input and a progress callback. */
+export const tasks = {
+  readForm: (bytes: Uint8Array) => FormReader.readForm(bytes),
+  fill: (input: { readonly pdf: Uint8Array; readonly assignments: ReadonlyArray<FormFiller.Assignment> }) =>
+    FormFiller.fillForm(input.pdf, input.assignments),
+  pageCount: (bytes: Uint8Array) =>
+    PdfJs.use(bytes, (doc) => Effect.as(PdfLimits.checkPages(doc.numPages), doc.numPages)),
+  readDocument,
+  convert: (input: { readonly pdf: Uint8Array; readonly options: ConversionOptions }, onProgress: (value: unknown) => void) =>
+    convert(input.pdf, input.options, (progress) => Effect.sync(() => onProgress(progress)))
+}
+
+export type TaskName = keyof typeof tasks
+export type Input<T extends TaskName> = Parameters<(typeof tasks)[T]>[0]
+export type Output<T extends TaskName> = (typeof tasks)[T] extends (...args: any) => Effect.Effect<infer A, any, any> ? A : never
+
+/** A task's failure as plain data. */
+export type SerializedError =
+  | { readonly _tag: "PdfUnusable"; readonly reason: PdfUnusable["reason"]; readonly message: string }
+  | { readonly _tag: "PdfRejected"; readonly reason: PdfRejected["reason"]; readonly message: string }
+  | { readonly _tag: "ConverterError"; readonly message: string; readonly status?: number | undefined }
+  | { readonly _tag: "Defect"; readonly message: string }
+
+export type TaskError = PdfUnusable | PdfRejected | ConverterError
+
+export const serialize = (cause: Cause.Cause<unknown>): SerializedError => {
+  const failure = Cause.findErrorOption(cause)
+  if (failure._tag === "Some") {
+    const error = failure.value as { _tag?: string; reason?: never; message?: string; status?: number }
+    if (error._tag === "PdfUnusable" || error._tag === "PdfRejected") return { _tag: error._tag, reason: error.reason!, message: error.message ?? "" }
+    if (error._tag === "ConverterError") return { _tag: "ConverterError", message: error.message ?? "", status: error.status }
+  }
+  return { _tag: "Defect", message: Cause.pretty(cause).slice(0, 4000) }
+}
+
+/** The error a serialized failure stands for; a defect (a bug) becomes a crash of the work. */
+export const deserialize = (error: SerializedError): TaskError => {
+  switch (error._tag) {
+    case "PdfUnusable":
+      return new PdfUnusable({ reason: error.reason, message: error.message })
+    case "PdfRejected":
+      return new PdfRejected({ reason: error.reason, message: error.message })
+    case "ConverterError":
+      return new ConverterError({ message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) })
+    case "Defect":
+      return new PdfRejected({ reason: "Crashed", message: "Processing the PDF failed unexpectedly." })
+  }
+}
+
+/**
+ * Runs a task under `limits`: the streams of every PDF input are checked first, so no library
+ * expands a bomb, then the task itself.
+ */
+export const run = <T extends TaskName>(
+  name: T,
+  input: Input<T>,
+  limits: PdfLimits.Limits,
+  onProgress: (value: unknown) => void
+): Promise<Exit.Exit<Output<T>, unknown>> => {
+  const bytes = input instanceof Uint8Array ? input : (input as { readonly pdf: Uint8Array }).pdf
+  const task = tasks[name] as (input: Input<T>, onProgress: (value: unknown) => void) => Effect.Effect<Output<T>, TaskError>
+  return Effect.runPromiseExit(
+    PdfLimits.checkStreams(bytes).pipe(
+      Effect.andThen(Effect.suspend(() => task(input, onProgress))),
+      Effect.provideService(PdfLimits.PdfLimits, limits)
+    )
+  )
+}
+
+/** The buffers of a task's output worth moving rather than copying back. */
+export const transferables = (output: unknown): Array<ArrayBuffer> => {
+  const pdf = (output as { pdf?: unknown } | undefined)?.pdf
+  return pdf instanceof Uint8Array && pdf.buffer instanceof ArrayBuffer && pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength
+    ? [pdf.buffer]
+    : []
+}

@@ -1,0 +1,240 @@
+/**
+ * A pool of Node worker threads that run PDF tasks away from the server's event loop, each
+ * under a heap cap and a wall-clock budget. A task that overruns either, or kills its worker,
+ * fails with the reason; the worker is replaced and the pool carries on.
+ *
+ * Plain promises and callbacks, not Effect: this is the one place that talks to
+ * `node:worker_threads`, and `PdfEngine` wraps it for the services.
+ */
+import { Worker } from "node:worker_threads"
+import type { RejectReason } from "./PdfError.ts"
+
+/** Where a task comes from: a client waiting on a request, or a background job. */
+export type Lane = "request" | "background"
+
+export interface PoolOptions {
+  /** The worker script (a module URL). */
+  readonly script: URL
+  /** Passed to every worker as `workerData`. */
+  readonly workerData: unknown
+  /** Workers at most. */
+  readonly size: number
+  /** V8 old-generation cap of each worker, in MiB. */
+  readonly maxHeapMb: number
+  /** A worker is replaced after this many tasks, so memory a library leaks cannot accumulate. */
+  readonly tasksPerWorker?: number | undefined
+}
+
+export interface RunOptions {
+  readonly lane: Lane
+  /** The task's time budget, renewed by each progress report (so a conversion gets it per page). */
+  readonly timeoutMs: number
+  readonly onProgress?: ((value: unknown) => void) | undefined
+  /** Buffers to move to the worker rather than copy (the caller must not use them afterwards). */
+  readonly transfer?: ReadonlyArray<ArrayBuffer> | undefined
+}
+
+/** The task ended badly. `reason` is set when the pool stopped it (a limit or a crash). */
+export class TaskFailed extends Error {
+  readonly reason: RejectReason | undefined
+  /** The serialized error the task itself failed with, when it did. */
+  readonly error: unknown
+  constructor(message: string, reason: RejectReason | undefined, error?: unknown) {
+    super(message)
+    this.reason = reason
+    this.error = error
+  }
+}
+
+/** Messages a worker posts. */
+export type WorkerMessage =
+  | { readonly type: "ready" }
+  | { readonly type: "progress"; readonly id: number; readonly value: unknown }
+  | { readonly type: "done"; readonly id: number; readonly value: unknown }
+  | { readonly type: "failed"; readonly id: number; readonly error: unknown }
+  | { readonly type: "log"; readonly level: "warn" | "error"; readonly message: string }
+
+/** What the pool posts to a worker. */
+export interface TaskMessage {
+  readonly id: number
+  readonly task: string
+  readonly input: unknown
+}
+
+interface Pending {
+  readonly id: number
+  readonly task: string
+  readonly input: unknown
+  readonly options: RunOptions
+  readonly resolve: (value: unknown) => void
+  readonly reject: (error: TaskFailed) => void
+}
+
+interface Slot {
+  readonly worker: Worker
+  current: (Pending & { timer: ReturnType<typeof setTimeout> }) | undefined
+  tasksRun: number
+  /** Set once the pool gave up on this worker (terminated, crashed or exited). */
+  gone: boolean
+}
+
+export interface Pool {
+  readonly run: (task: string, input: unknown, options: RunOptions) => { readonly promise: Promise<unknown>; readonly cancel: () => void }
+  /** Terminates every worker; tasks still queued or running fail. */
+  readonly close: () => Promise<void>
+  /** Workers alive, busy, and tasks waiting (for logs and tests). */
+  readonly stats: () => { readonly workers: number; readonly busy: number; readonly queued: number }
+}
+
+export const make = (options: PoolOptions, log: (level: "warn" | "error", message: string) => void): Pool => {
+  const size = Math.max(1, options.size)
+  // Background work never takes the last free worker, so a request is not stuck behind jobs.
+  const backgroundSlots = size > 1 ? size - 1 : 1
+  const tasksPerWorker = options.tasksPerWorker ?? 200
+  const slots = new Set<Slot>()
+  const queues: Record<Lane, Array<Pending>> = { request: [], background: [] }
+  let nextId = 1
+  let closed = false
+
+  const busyIn = (lane: Lane) => {
+    let n = 0
+    for (const slot of slots) if (slot.current?.options.lane === lane) n++
+    return n
+  }
+
+  const finish = (slot: Slot) => {
+    const current = slot.current
+    if (current) clearTimeout(current.timer)
+    slot.current = undefined
+    return current
+  }
+
+  /** Stops a worker that misbehaved; its task fails with `reason`. */
+  const discard = (slot: Slot, reason: RejectReason | undefined, message: string) => {
+    if (slot.gone) return
+    slot.gone = true
+    slots.delete(slot)
+    const current = finish(slot)
+    slot.worker.terminate().catch(() => undefined)
+    if (current) current.reject(new TaskFailed(message, reason))
+    dispatch()
+  }
+
+  const spawn = (): Slot => {
+    const worker = new Worker(options.script, {
+      workerData: options.workerData,
+      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(16, Math.floor(options.maxHeapMb / 16))) },
+      // The worker's own output would interleave with the server's log lines; it reports through messages.
+      stdout: true,
+      stderr: true
+    })
+    // An idle pool must not keep a process (a CLI, a test) alive.
+    worker.unref()
+    worker.stdout.resume()
+    worker.stderr.resume()
+    const slot: Slot = { worker, current: undefined, tasksRun: 0, gone: false }
+    worker.on("message", (message: WorkerMessage) => {
+      if (message.type === "log") return log(message.level, message.message)
+      if (message.type === "ready") return
+      const current = slot.current
+      if (!current || current.id !== message.id) return
+      if (message.type === "progress") {
+        clearTimeout(current.timer)
+        current.timer = armTimer(slot, current.options.timeoutMs)
+        return current.options.onProgress?.(message.value)
+      }
+      finish(slot)
+      if (message.type === "done") current.resolve(message.value)
+      else current.reject(new TaskFailed("The task failed.", undefined, message.error))
+      slot.tasksRun++
+      if (slot.tasksRun >= tasksPerWorker) {
+        slot.gone = true
+        slots.delete(slot)
+        worker.terminate().catch(() => undefined)
+      }
+      dispatch()
+    })
+    worker.on("error", (error: Error & { code?: string }) => {
+      const outOfMemory = error.code === "ERR_WORKER_OUT_OF_MEMORY"
+      if (!outOfMemory) log("error", `PDF worker crashed: ${error.stack ?? error.message}`)
+      discard(
+        slot,
+        outOfMemory ? "OutOfMemory" : "Crashed",
+        outOfMemory ? `The PDF needs more memory than the limit of ${options.maxHeapMb} MiB.` : "Processing the PDF crashed."
+      )
+    })
+    worker.on("exit", () => discard(slot, "Crashed", "Processing the PDF crashed."))
+    slots.add(slot)
+    return slot
+  }
+
+  const armTimer = (slot: Slot, timeoutMs: number) =>
+    setTimeout(() => discard(slot, "Timeout", `Processing the PDF took longer than the limit of ${Math.round(timeoutMs / 1000)} s.`), timeoutMs)
+
+  const start = (slot: Slot, pending: Pending) => {
+    slot.current = { ...pending, timer: armTimer(slot, pending.options.timeoutMs) }
+    const message: TaskMessage = { id: pending.id, task: pending.task, input: pending.input }
+    slot.worker.postMessage(message, pending.options.transfer as Array<ArrayBuffer> | undefined)
+  }
+
+  const takeNext = (): Pending | undefined => {
+    if (queues.request.length > 0) return queues.request.shift()
+    if (queues.background.length > 0 && busyIn("background") < backgroundSlots) return queues.background.shift()
+    return undefined
+  }
+
+  function dispatch() {
+    if (closed) return
+    for (;;) {
+      let idle: Slot | undefined
+      for (const slot of slots) if (!slot.current && !slot.gone) idle = slot
+      if (!idle && slots.size >= size) return
+      const next = takeNext()
+      if (!next) return
+      start(idle ?? spawn(), next)
+    }
+  }
+
+  return {
+    run: (task, input, runOptions) => {
+      const id = nextId++
+      let pending!: Pending
+      const promise = new Promise<unknown>((resolve, reject) => {
+        pending = { id, task, input, options: runOptions, resolve, reject }
+      })
+      if (closed) {
+        pending.reject(new TaskFailed("The PDF workers are shut down.", "Crashed"))
+        return { promise, cancel: () => undefined }
+      }
+      queues[runOptions.lane].push(pending)
+      dispatch()
+      const cancel = () => {
+        const queue = queues[runOptions.lane]
+        const at = queue.indexOf(pending)
+        if (at >= 0) {
+          queue.splice(at, 1)
+          return
+        }
+        // Nobody waits for the result any more: stop the work rather than let it hold a worker.
+        for (const slot of slots) if (slot.current?.id === id) discard(slot, undefined, "Cancelled.")
+      }
+      return { promise, cancel }
+    },
+    close: async () => {
+      closed = true
+      const waiting = [...queues.request, ...queues.background]
+      queues.request = []
+      queues.background = []
+      for (const pending of waiting) pending.reject(new TaskFailed("The PDF workers are shut down.", "Crashed"))
+      const all = [...slots]
+      slots.clear()
+      for (const slot of all) {
+        slot.gone = true
+        const current = finish(slot)
+        current?.reject(new TaskFailed("The PDF workers are shut down.", "Crashed"))
+      }
+      await Promise.all(all.map((slot) => slot.worker.terminate().catch(() => undefined)))
+    },
+    stats: () => ({ workers: slots.size, busy: busyIn("request") + busyIn("background"), queued: queues.request.length + queues.background.length })
+  }
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest"
+import * as WorkerPool from "../src/pdf/WorkerPool.ts"
+
+const script = new URL("./support/poolWorker.ts", import.meta.url)
+
+const withPool = async (options: Partial<WorkerPool.PoolOptions>, body: (pool: WorkerPool.Pool, logs: Array<string>) => Promise<void>) => {
+  const logs: Array<string> = []
+  const pool = WorkerPool.make({ script, workerData: null, size: 2, maxHeapMb: 64, ...options }, (level, message) => logs.push(`${level}: ${message}`))
+  try {
+    await body(pool, logs)
+  } finally {
+    await pool.close()
+  }
+}
+
+const run = (pool: WorkerPool.Pool, task: string, input: unknown = null, options: Partial<WorkerPool.RunOptions> = {}) =>
+  pool.run(task, input, { lane: "request", timeoutMs: 10_000, ...options }).promise
+
+const failure = async (promise: Promise<unknown>) => {
+  try {
+    await promise
+  } catch (error) {
+    return error as WorkerPool.TaskFailed
+  }
+  throw new Error("expected the task to fail")
+}
+
+describe("WorkerPool", () => {
+  it("runs tasks and reports progress in order", () =>
+    withPool({}, async (pool) => {
+      expect(await run(pool, "echo", { a: [1, 2] })).toEqual({ a: [1, 2] })
+      const seen: Array<unknown> = []
+      expect(await run(pool, "progress", null, { onProgress: (value) => seen.push(value) })).toBe("finished")
+      expect(seen).toEqual([1, 2, 3])
+    }))
+
+  it("a task past its time budget fails with Timeout, and the pool carries on", () =>
+    withPool({}, async (pool) => {
+      const started = Date.now()
+      const error = await failure(run(pool, "spin", 60_000, { timeoutMs: 300 }))
+      expect(error.reason).toBe("Timeout")
+      expect(Date.now() - started).toBeLessThan(5_000)
+      expect(await run(pool, "echo", "after")).toBe("after")
+    }), 20_000)
+
+  it("each progress report renews the time budget, so long work that moves is not cut short", () =>
+    withPool({}, async (pool) => {
+      expect(await run(pool, "tick", 10, { timeoutMs: 400 })).toBe(10)
+    }), 20_000)
+
+  it("a task past the heap cap fails with OutOfMemory; the process lives on", () =>
+    withPool({ maxHeapMb: 32 }, async (pool) => {
+      const error = await failure(run(pool, "allocate", null, { timeoutMs: 60_000 }))
+      expect(error.reason).toBe("OutOfMemory")
+      expect(error.message).toContain("32 MiB")
+      expect(await run(pool, "echo", "after")).toBe("after")
+    }), 60_000)
+
+  it("a worker that throws or exits fails its task with Crashed and is replaced", () =>
+    withPool({}, async (pool, logs) => {
+      expect((await failure(run(pool, "throw"))).reason).toBe("Crashed")
+      expect((await failure(run(pool, "exit"))).reason).toBe("Crashed")
+      expect(await run(pool, "echo", 1)).toBe(1)
+      expect(logs.some((line) => line.includes("boom"))).toBe(true)
+    }), 20_000)
+
+  it("a task's own failure comes back as its serialized error", () =>
+    withPool({}, async (pool) => {
+      const error = await failure(run(pool, "fail"))
+      expect(error.reason).toBeUndefined()
+      expect(error.error).toEqual({ _tag: "Defect", message: "failed on purpose" })
+    }))
+
+  it("background tasks leave a worker free for requests", () =>
+    withPool({ size: 2 }, async (pool) => {
+      const background = [1, 2, 3].map(() => run(pool, "spin", 1_500, { lane: "background" }))
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(pool.stats().busy).toBe(1)
+      const started = Date.now()
+      expect(await run(pool, "echo", "request")).toBe("request")
+      // Answered while the background work goes on, not after it.
+      expect(Date.now() - started).toBeLessThan(1_400)
+      expect(await Promise.all(background)).toEqual(["spun", "spun", "spun"])
+    }), 30_000)
+
+  it("a cancelled task stops its worker; close fails what is left", () =>
+    withPool({ size: 1 }, async (pool) => {
+      const running = pool.run("spin", 60_000, { lane: "request", timeoutMs: 60_000 })
+      const cancelled = failure(running.promise)
+      const waiting = pool.run("echo", 1, { lane: "request", timeoutMs: 60_000 })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      running.cancel()
+      expect((await cancelled).message).toBe("Cancelled.")
+      expect(await waiting.promise).toBe(1)
+      const last = failure(pool.run("spin", 60_000, { lane: "request", timeoutMs: 60_000 }).promise)
+      await pool.close()
+      expect((await last).message).toContain("shut down")
+    }), 30_000)
+})

@@ -1,0 +1,45 @@
+/**
+ * A worker for WorkerPool's tests: does what the task's name says, the way a hostile PDF can
+ * make a real worker behave (run long, allocate without end, crash).
+ */
+import { parentPort } from "node:worker_threads"
+
+const port = parentPort!
+port.on("message", (message: { id: number; task: string; input: unknown }) => {
+  const { id, task, input } = message
+  switch (task) {
+    case "echo":
+      return port.postMessage({ type: "done", id, value: input })
+    case "progress":
+      for (let i = 1; i <= 3; i++) port.postMessage({ type: "progress", id, value: i })
+      return port.postMessage({ type: "done", id, value: "finished" })
+    case "tick": {
+      let ticks = 0
+      const timer = setInterval(() => {
+        port.postMessage({ type: "progress", id, value: ++ticks })
+        if (ticks === input) {
+          clearInterval(timer)
+          port.postMessage({ type: "done", id, value: ticks })
+        }
+      }, 100)
+      return
+    }
+    case "spin": {
+      const until = Date.now() + (input as number)
+      while (Date.now() < until) {
+        // Busy: the event loop of this thread never turns.
+      }
+      return port.postMessage({ type: "done", id, value: "spun" })
+    }
+    case "allocate": {
+      const hoard: Array<Array<number>> = []
+      for (;;) hoard.push(Array.from({ length: 100_000 }, (_, i) => i))
+    }
+    case "throw":
+      throw new Error("boom")
+    case "exit":
+      return process.exit(3)
+    case "fail":
+      return port.postMessage({ type: "failed", id, error: { _tag: "Defect", message: "failed on purpose" } })
+  }
+})
