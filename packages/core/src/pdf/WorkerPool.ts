@@ -72,7 +72,9 @@ interface Pending {
 
 interface Slot {
   readonly worker: Worker
-  current: (Pending & { timer: ReturnType<typeof setTimeout> }) | undefined
+  /** Whether the worker has loaded its modules; a task's time budget starts only then. */
+  ready: boolean
+  current: (Pending & { timer: ReturnType<typeof setTimeout> | undefined }) | undefined
   tasksRun: number
   /** Set once the pool gave up on this worker (terminated, crashed or exited). */
   gone: boolean
@@ -132,10 +134,14 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
     worker.unref()
     worker.stdout.resume()
     worker.stderr.resume()
-    const slot: Slot = { worker, current: undefined, tasksRun: 0, gone: false }
+    const slot: Slot = { worker, ready: false, current: undefined, tasksRun: 0, gone: false }
     worker.on("message", (message: WorkerMessage) => {
       if (message.type === "log") return log(message.level, message.message)
-      if (message.type === "ready") return
+      if (message.type === "ready") {
+        slot.ready = true
+        if (slot.current) slot.current.timer = armTimer(slot, slot.current.options.timeoutMs)
+        return
+      }
       const current = slot.current
       if (!current || current.id !== message.id) return
       if (message.type === "progress") {
@@ -172,7 +178,8 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
     setTimeout(() => discard(slot, "Timeout", `Processing the PDF took longer than the limit of ${Math.round(timeoutMs / 1000)} s.`), timeoutMs)
 
   const start = (slot: Slot, pending: Pending) => {
-    slot.current = { ...pending, timer: armTimer(slot, pending.options.timeoutMs) }
+    // A fresh worker takes a moment to load its modules; that is not the task's time.
+    slot.current = { ...pending, timer: slot.ready ? armTimer(slot, pending.options.timeoutMs) : undefined }
     const message: TaskMessage = { id: pending.id, task: pending.task, input: pending.input }
     slot.worker.postMessage(message, pending.options.transfer as Array<ArrayBuffer> | undefined)
   }

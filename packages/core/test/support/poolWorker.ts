@@ -43,3 +43,5 @@ port.on("message", (message: { id: number; task: string; input: unknown }) => {
       return port.postMessage({ type: "failed", id, error: { _tag: "Defect", message: "failed on purpose" } })
   }
 })
+
+port.postMessage({ type: "ready" })
