@@ -10,7 +10,10 @@ export type JobStatus = typeof JobStatus.Type
 /** Conversion options, with the ranges of contract.md. */
 export const JobOptions = Schema.Struct({
   /** 1-based pages to convert; absent means every page. */
-  pages: Schema.optionalKey(Schema.Array(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).check(Schema.isMinLength(1))),
+  pages: Schema.optionalKey(
+    // No document has more pages than the PDF page limit, far below this bound on the list itself.
+    Schema.Array(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).check(Schema.isMinLength(1), Schema.isMaxLength(100_000))
+  ),
   confidence: Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })),
   resolution: Schema.Int.check(Schema.isBetween({ minimum: 256, maximum: 4096 })),
   allow_checkboxes: Schema.Boolean

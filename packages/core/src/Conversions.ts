@@ -15,6 +15,7 @@ import * as JobRunner from "./JobRunner.ts"
 import { finalMessage, type PdfRejected, type PdfUnusable } from "./pdf/PdfError.ts"
 import * as PdfEngine from "./PdfEngine.ts"
 import * as Storage from "./Storage.ts"
+import { withUndo } from "./Undo.ts"
 
 export interface StartConversion {
   readonly owner: Id.UserId
@@ -78,13 +79,18 @@ export const layer: Layer.Layer<
               Effect.catchCause((cause) => Effect.logWarning("could not record conversion progress", cause))
             )
         )
-        yield* storage.putBlob(keys.output(job.owner, job.id), converted.pdf, { contentType: "application/pdf" })
-        return yield* forms.createConverted({
-          owner: job.owner,
-          bytes: converted.pdf,
-          fileName: job.file_name,
-          detections: converted.detections
-        })
+        // The job only shows its output once completed: a form that cannot be stored (the job
+        // fails) takes the output with it.
+        return yield* withUndo(
+          storage.putBlob(keys.output(job.owner, job.id), converted.pdf, { contentType: "application/pdf" }),
+          storage.deleteBlob(keys.output(job.owner, job.id)),
+          forms.createConverted({
+            owner: job.owner,
+            bytes: converted.pdf,
+            fileName: job.file_name,
+            detections: converted.detections
+          })
+        )
       })
 
     const fail = (job: ConversionJob, message: string) =>
@@ -164,9 +170,17 @@ export const layer: Layer.Layer<
           created: now,
           updated: now
         }
-        yield* storage.putBlob(keys.input(job.owner, job.id), input.bytes, { contentType: "application/pdf" })
-        yield* storage.insertJson(ConversionJob, keys.job(job.owner, job.id), job)
-        yield* runner.submit({ kind: "conversion", id: job.id, owner: job.owner })
+        // A job that cannot be recorded or scheduled (a full disk) takes its uploaded PDF and its
+        // record with it: nothing is left that would never run.
+        yield* withUndo(
+          storage.putBlob(keys.input(job.owner, job.id), input.bytes, { contentType: "application/pdf" }),
+          storage.deleteBlob(keys.input(job.owner, job.id)),
+          withUndo(
+            storage.insertJson(ConversionJob, keys.job(job.owner, job.id), job),
+            storage.deleteDocument(keys.job(job.owner, job.id), "any"),
+            runner.submit({ kind: "conversion", id: job.id, owner: job.owner })
+          )
+        )
         return job
       }),
       status: Effect.fn("Conversions.status")(function*(owner: Id.UserId, id: string) {

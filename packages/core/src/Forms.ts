@@ -13,6 +13,7 @@ import { InvalidInput, validate } from "./InvalidInput.ts"
 import type { PdfRejected, PdfUnusable } from "./pdf/PdfError.ts"
 import * as PdfEngine from "./PdfEngine.ts"
 import * as Storage from "./Storage.ts"
+import { withUndo } from "./Undo.ts"
 
 export interface UploadInput {
   readonly owner: Id.UserId
@@ -64,15 +65,30 @@ export const keys = {
   ownerEntry: (owner: string, id: string) => `owners/${owner}/forms/${id}`
 }
 
-const OwnerEntry = Schema.Struct({ form_id: Schema.String, created: Schema.String })
+/**
+ * An owner's index entry: what a listing filters and sorts on, so it reads these small entries
+ * and then only the forms of the page it returns. Entries written before `file_name` was kept
+ * here lack it; a name filter reads those forms' records instead.
+ */
+const OwnerEntry = Schema.Struct({ form_id: Schema.String, created: Schema.String, file_name: Schema.optionalKey(Schema.String) })
+type OwnerEntry = typeof OwnerEntry.Type
 
-const applyFieldPatch = (fields: ReadonlyArray<FormField>, patches: NonNullable<FormPatch["fields"]>) =>
+const newestFirst = (a: OwnerEntry, b: OwnerEntry) =>
+  a.created < b.created ? 1 : a.created > b.created ? -1 : a.form_id < b.form_id ? 1 : a.form_id > b.form_id ? -1 : 0
+
+const applyFieldPatch = (fields: ReadonlyArray<FormField>, patches: NonNullable<FormPatch["fields"]>, pages: number) =>
   Effect.gen(function*() {
     const byId = new Map(fields.map((f) => [f.id, f] as const))
     for (const [index, patch] of patches.entries()) {
       const current = byId.get(patch.id)
       if (!current) {
-        return yield* new InvalidInput({ field: `form.fields[${index}].id`, message: `Unknown field id '${patch.id}'.` })
+        return yield* new InvalidInput({ field: `form.fields[${index}].id`, message: `Unknown field id '${patch.id.slice(0, 200)}'.` })
+      }
+      if (patch.page !== undefined && patch.page > pages) {
+        return yield* new InvalidInput({
+          field: `form.fields[${index}].page`,
+          message: `Page ${patch.page} is past the end of the form (${pages} ${pages === 1 ? "page" : "pages"}).`
+        })
       }
       const merged: Record<string, unknown> = { ...current }
       for (const [k, v] of Object.entries(patch)) if (v !== undefined) merged[k] = v
@@ -123,10 +139,18 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events | 
           created: now,
           updated: now
         }
-        // The PDF goes first: a form record is only ever visible with its PDF in place.
-        yield* storage.putBlob(keys.pdf(form.id), input.bytes, { contentType: "application/pdf" })
-        yield* storage.insertJson(Form, keys.form(form.id), form)
-        yield* storage.insertJson(OwnerEntry, keys.ownerEntry(form.owner, form.id), { form_id: form.id, created: now })
+        // The PDF goes first: a form record is only ever visible with its PDF in place. A write
+        // that fails (a full disk) or is interrupted (the client left) undoes the earlier ones,
+        // so no PDF or record is left that nothing points to.
+        yield* withUndo(
+          storage.putBlob(keys.pdf(form.id), input.bytes, { contentType: "application/pdf" }),
+          storage.deleteBlob(keys.pdf(form.id)),
+          withUndo(
+            storage.insertJson(Form, keys.form(form.id), form),
+            storage.deleteDocument(keys.form(form.id), "any"),
+            storage.insertJson(OwnerEntry, keys.ownerEntry(form.owner, form.id), { form_id: form.id, created: now, file_name: form.file_name })
+          )
+        )
         return form
       })
 
@@ -152,26 +176,43 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events | 
     })
 
     const list = Effect.fn("Forms.list")(function*(owner: Id.UserId, query: ListQuery) {
-      const entries = yield* storage.listJson(OwnerEntry, keys.ownerIndex(owner))
-      const forms: Array<Form> = []
-      for (const entry of entries) {
-        const found = yield* storage.getJson(Form, keys.form(entry.value.form_id))
-        if (Option.isSome(found) && found.value.value.owner === owner) forms.push(found.value.value)
-      }
+      const entries = (yield* storage.listJson(OwnerEntry, keys.ownerIndex(owner))).map((entry) => entry.value)
       const needle = query.name?.toLowerCase()
-      const matching = forms
-        .filter((f) => needle === undefined || f.file_name.toLowerCase().includes(needle))
-        .sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : a.id < b.id ? 1 : -1))
-      const start = (query.page - 1) * query.size
-      return { items: matching.slice(start, start + query.size), total: matching.length }
+      const matching: Array<OwnerEntry> = []
+      for (const entry of entries) {
+        if (needle === undefined) {
+          matching.push(entry)
+          continue
+        }
+        // An entry from before the index kept file names: its record has it.
+        let fileName = entry.file_name
+        if (fileName === undefined) {
+          const found = yield* storage.getJson(Form, keys.form(entry.form_id))
+          if (Option.isNone(found) || found.value.value.owner !== owner) continue
+          fileName = found.value.value.file_name
+        }
+        if (fileName.toLowerCase().includes(needle)) matching.push(entry)
+      }
+      matching.sort(newestFirst)
+      // Only the page's forms are read. An entry whose form is gone (a delete that stopped
+      // half-way) is skipped for the next one and not counted.
+      const items: Array<Form> = []
+      let missing = 0
+      for (let at = (query.page - 1) * query.size; at < matching.length && items.length < query.size; at++) {
+        const found = yield* storage.getJson(Form, keys.form(matching[at]!.form_id))
+        if (Option.isSome(found) && found.value.value.owner === owner) items.push(found.value.value)
+        else missing++
+      }
+      return { items, total: matching.length - missing }
     })
 
     const update = Effect.fn("Forms.update")(function*(owner: Id.UserId, id: string, patch: FormPatch) {
-      yield* validate(FormPatch, patch as typeof FormPatch.Encoded, "form")
+      // Whose form it is comes first: someone else's form is a 403 whatever the body says.
       yield* load(owner, id)
+      yield* validate(FormPatch, patch as typeof FormPatch.Encoded, "form")
       const updated = yield* storage.updateJson(Form, keys.form(id), (current) =>
         Effect.gen(function*() {
-          const fields = patch.fields ? yield* applyFieldPatch(current.fields, patch.fields) : current.fields
+          const fields = patch.fields ? yield* applyFieldPatch(current.fields, patch.fields, current.pages) : current.fields
           return {
             ...current,
             fields,
@@ -207,7 +248,8 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events | 
       update,
       delete: Effect.fn("Forms.delete")(function*(owner: Id.UserId, id: string) {
         const form = yield* load(owner, id)
-        // The record goes first so a half-finished delete never shows a form without its PDF.
+        // The record goes before the PDF so a half-finished delete never shows a form without its
+        // PDF; a listing skips an index entry whose form is gone.
         yield* storage.deleteDocument(keys.form(id), "any").pipe(Effect.catchTag("StorageConflict", () => Effect.void))
         yield* storage.deleteDocument(keys.ownerEntry(form.owner, id), "any").pipe(Effect.catchTag("StorageConflict", () => Effect.void))
         yield* storage.deleteBlob(keys.pdf(id))

@@ -33,13 +33,47 @@ export class ProfileNotFound extends Schema.TaggedError<ProfileNotFound>()("Prof
   profileId: Schema.String
 }) {}
 
-const ProfileName = Schema.String.check(Schema.isTrimmed(), Schema.isMinLength(1), Schema.isMaxLength(500))
+/** The most a profile may hold, in characters or entries. */
+export const profileLimits = {
+  /** Characters of `name`. */
+  name: 500,
+  /** Entries of `data`, the characters of each key and of each value, and of all together. */
+  dataEntries: 1_000,
+  dataKey: 200,
+  dataValue: 10_000,
+  dataTotal: 262_144,
+  /** Files attached to one profile. */
+  files: 100
+} as const
+
+const ProfileName = Schema.String.check(Schema.isTrimmed(), Schema.isMinLength(1), Schema.isMaxLength(profileLimits.name))
+
+const DataValue = Schema.String.check(Schema.isMaxLength(profileLimits.dataValue))
+
+/** Characters of a profile's `data`, keys and values together. */
+export const dataSize = (data: Readonly<Record<string, string | null>>): number => {
+  let total = 0
+  for (const [key, value] of Object.entries(data)) total += key.length + (value?.length ?? 0)
+  return total
+}
+
+/**
+ * A whole `data` object within the limits (a PATCH is checked again once merged). Keys are
+ * checked here: a record's key schema does not run its own checks.
+ */
+const checkData = Schema.makeFilter((data: Readonly<Record<string, string | null>>) =>
+  Object.keys(data).some((key) => key.length > profileLimits.dataKey)
+    ? `Expected keys of at most ${profileLimits.dataKey} characters`
+    : dataSize(data) > profileLimits.dataTotal
+    ? `Expected at most ${profileLimits.dataTotal} characters of keys and values in all`
+    : undefined
+)
 
 /** Input of `Profiles.create`. */
 export const CreateProfile = Schema.Struct({
   name: ProfileName,
   status: Schema.optional(ProfileStatus),
-  data: Schema.optional(Schema.Record(Schema.String, Schema.String))
+  data: Schema.optional(Schema.Record(Schema.String, DataValue).check(Schema.isMaxProperties(profileLimits.dataEntries), checkData))
 })
 export type CreateProfile = typeof CreateProfile.Type
 
@@ -47,6 +81,6 @@ export type CreateProfile = typeof CreateProfile.Type
 export const PatchProfile = Schema.Struct({
   name: Schema.optional(ProfileName),
   status: Schema.optional(ProfileStatus),
-  data: Schema.optional(Schema.Record(Schema.String, Schema.NullOr(Schema.String)))
+  data: Schema.optional(Schema.Record(Schema.String, Schema.NullOr(DataValue)).check(Schema.isMaxProperties(profileLimits.dataEntries), checkData))
 })
 export type PatchProfile = typeof PatchProfile.Type

@@ -2,13 +2,25 @@
  * The Profiles service: a user's stored people and companies, whose facts feed autofill.
  * Another user's profile is indistinguishable from a missing one.
  */
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as Clock from "./Clock.ts"
+import * as FileName from "./FileName.ts"
 import type { ListResult } from "./Forms.ts"
 import * as Id from "./Id.ts"
-import { CreateProfile, PatchProfile, Profile, type ProfileFile, ProfileNotFound, type ProfileStatus } from "./Profile.ts"
-import { type InvalidInput, validate } from "./InvalidInput.ts"
+import { InvalidInput, validate } from "./InvalidInput.ts"
+import * as MediaType from "./MediaType.ts"
+import {
+  CreateProfile,
+  dataSize,
+  PatchProfile,
+  Profile,
+  type ProfileFile,
+  profileLimits,
+  ProfileNotFound,
+  ProfileStatus
+} from "./Profile.ts"
 import * as Storage from "./Storage.ts"
+import { withUndo } from "./Undo.ts"
 
 export interface ProfileQuery {
   /** Case-insensitive substring of the name. */
@@ -32,22 +44,47 @@ export interface ProfilesShape {
   readonly get: (owner: Id.UserId, id: string) => Effect.Effect<Profile, ProfileNotFound | Storage.StorageError>
   readonly update: (owner: Id.UserId, id: string, patch: PatchProfile) => Effect.Effect<Profile, ProfileNotFound | InvalidInput | Storage.StorageError>
   readonly delete: (owner: Id.UserId, id: string) => Effect.Effect<void, ProfileNotFound | Storage.StorageError>
-  readonly attachFile: (owner: Id.UserId, id: string, file: AttachFile) => Effect.Effect<{ readonly profile: Profile; readonly file: ProfileFile }, ProfileNotFound | Storage.StorageError>
+  /** Attaches a document; its name is cleaned like a form's (FileName.clean), its type normalised. */
+  readonly attachFile: (
+    owner: Id.UserId,
+    id: string,
+    file: AttachFile
+  ) => Effect.Effect<{ readonly profile: Profile; readonly file: ProfileFile }, ProfileNotFound | InvalidInput | Storage.StorageError>
   /** The bytes of an attached file (autofill reads them). */
   readonly fileBytes: (owner: Id.UserId, id: string, fileId: string) => Effect.Effect<Option.Option<Uint8Array>, Storage.StorageError>
 }
 
 export class Profiles extends Context.Service<Profiles, ProfilesShape>()("@formwright/core/Profiles") {}
 
-/** Profiles live under their owner, so a listing never reads other users' records. */
+/**
+ * Profiles live under their owner, so a listing never reads other users' records; an owner
+ * index of small entries (name, status, created) lets a listing read only the profiles of the
+ * page it returns. `indexed` marks an owner whose index is complete: profiles from before the
+ * index get their entries the first time the owner lists them.
+ */
 export const keys = {
   prefix: (owner: string) => `profiles/${owner}/`,
   profile: (owner: string, id: string) => `profiles/${owner}/${id}`,
-  file: (owner: string, id: string, fileId: string) => `profiles/${owner}/${id}/files/${fileId}`
+  file: (owner: string, id: string, fileId: string) => `profiles/${owner}/${id}/files/${fileId}`,
+  index: (owner: string) => `owners/${owner}/profiles/`,
+  entry: (owner: string, id: string) => `owners/${owner}/profiles/${id}`,
+  indexed: (owner: string) => `owners/${owner}/profile-index`
 }
 
-const newestFirst = (a: Profile, b: Profile) =>
-  a.created < b.created ? 1 : a.created > b.created ? -1 : a.idInternal < b.idInternal ? 1 : a.idInternal > b.idInternal ? -1 : 0
+/** What a listing filters and sorts on. */
+const ProfileEntry = Schema.Struct({ profile_id: Schema.String, name: Schema.String, status: ProfileStatus, created: Schema.String })
+type ProfileEntry = typeof ProfileEntry.Type
+
+const IndexMarker = Schema.Struct({ created: Schema.String })
+
+const entryOf = (p: Profile): ProfileEntry => ({ profile_id: p.idInternal, name: p.name, status: p.status, created: p.created })
+
+const newestFirst = (a: ProfileEntry, b: ProfileEntry) =>
+  a.created < b.created ? 1 : a.created > b.created ? -1 : a.profile_id < b.profile_id ? 1 : a.profile_id > b.profile_id ? -1 : 0
+
+const matches = (query: ProfileQuery, p: { readonly name: string; readonly status: ProfileStatus }) =>
+  (query.name === undefined || p.name.toLowerCase().includes(query.name.toLowerCase())) &&
+  (query.status === undefined || p.status === query.status)
 
 export const layer: Layer.Layer<Profiles, never, Storage.Storage> = Layer.effect(
   Profiles,
@@ -61,12 +98,24 @@ export const layer: Layer.Layer<Profiles, never, Storage.Storage> = Layer.effect
       return found.value.value
     })
 
-    const modify = (owner: Id.UserId, id: string, f: (p: Profile) => Profile) =>
+    const modify = <E>(owner: Id.UserId, id: string, f: (p: Profile) => Effect.Effect<Profile, E>) =>
       Effect.gen(function*() {
         if (!Id.isSafeSegment(id)) return yield* new ProfileNotFound({ profileId: id })
-        const updated = yield* storage.updateJson(Profile, keys.profile(owner, id), (p) => Effect.succeed(f(p)))
+        const updated = yield* storage.updateJson(Profile, keys.profile(owner, id), f)
         if (Option.isNone(updated)) return yield* new ProfileNotFound({ profileId: id })
         return updated.value
+      })
+
+    /** Entries for every profile of an owner from before the index, once. */
+    const ensureIndexed = (owner: Id.UserId) =>
+      Effect.gen(function*() {
+        if (Option.isSome(yield* storage.getJson(IndexMarker, keys.indexed(owner)))) return
+        for (const { value } of yield* storage.listJson(Profile, keys.prefix(owner))) {
+          yield* storage.putJson(ProfileEntry, keys.entry(owner, value.idInternal), entryOf(value))
+        }
+        yield* storage.createJson(IndexMarker, keys.indexed(owner), { created: Clock.nowIso() }).pipe(
+          Effect.catchTag("StorageConflict", () => Effect.void)
+        )
       })
 
     return Profiles.of({
@@ -83,49 +132,81 @@ export const layer: Layer.Layer<Profiles, never, Storage.Storage> = Layer.effect
           created: now,
           updated: now
         }
-        yield* storage.insertJson(Profile, keys.profile(owner, profile.idInternal), profile)
+        // The entry first: a profile is never missing from its owner's listing, and an entry
+        // whose profile could not be written goes with it.
+        yield* withUndo(
+          storage.insertJson(ProfileEntry, keys.entry(owner, profile.idInternal), entryOf(profile)),
+          storage.deleteDocument(keys.entry(owner, profile.idInternal), "any"),
+          storage.insertJson(Profile, keys.profile(owner, profile.idInternal), profile)
+        )
         return profile
       }),
       list: Effect.fn("Profiles.list")(function*(owner, query) {
-        const all = yield* storage.listJson(Profile, keys.prefix(owner))
-        const needle = query.name?.toLowerCase()
-        const matching = all
+        yield* ensureIndexed(owner)
+        const matching = (yield* storage.listJson(ProfileEntry, keys.index(owner)))
           .map((entry) => entry.value)
-          .filter((p) => needle === undefined || p.name.toLowerCase().includes(needle))
-          .filter((p) => query.status === undefined || p.status === query.status)
+          .filter((entry) => matches(query, entry))
           .sort(newestFirst)
-        const start = (query.page - 1) * query.size
-        return { items: matching.slice(start, start + query.size), total: matching.length }
+        // Only the page's profiles are read. One whose entry is stale (gone, or renamed by an
+        // update that stopped before its entry) is skipped for the next one and not counted.
+        const items: Array<Profile> = []
+        let skipped = 0
+        for (let at = (query.page - 1) * query.size; at < matching.length && items.length < query.size; at++) {
+          const found = yield* storage.getJson(Profile, keys.profile(owner, matching[at]!.profile_id))
+          if (Option.isSome(found) && matches(query, found.value.value)) items.push(found.value.value)
+          else skipped++
+        }
+        return { items, total: matching.length - skipped }
       }),
       get,
       update: Effect.fn("Profiles.update")(function*(owner, id, raw) {
         const patch = yield* validate(PatchProfile, raw)
-        return yield* modify(owner, id, (p) => {
+        const updated = yield* modify(owner, id, (p) => {
           const data: Record<string, string> = { ...p.data }
           for (const [k, v] of Object.entries(patch.data ?? {})) {
             if (v === null) delete data[k]
             else data[k] = v
           }
-          return { ...p, name: patch.name ?? p.name, status: patch.status ?? p.status, data, updated: Clock.nowIso() }
+          // Each patch is within the limits; what it merges into must stay so too.
+          if (Object.keys(data).length > profileLimits.dataEntries) {
+            return Effect.fail(new InvalidInput({ field: "data", message: `Expected at most ${profileLimits.dataEntries} entries once merged` }))
+          }
+          if (dataSize(data) > profileLimits.dataTotal) {
+            return Effect.fail(new InvalidInput({ field: "data", message: `Expected at most ${profileLimits.dataTotal} characters of keys and values in all once merged` }))
+          }
+          return Effect.succeed({ ...p, name: patch.name ?? p.name, status: patch.status ?? p.status, data, updated: Clock.nowIso() })
         })
+        if (patch.name !== undefined || patch.status !== undefined) {
+          yield* storage.putJson(ProfileEntry, keys.entry(owner, updated.idInternal), entryOf(updated))
+        }
+        return updated
       }),
       delete: Effect.fn("Profiles.delete")(function*(owner, id) {
         const profile = yield* get(owner, id)
         yield* storage.deleteDocument(keys.profile(owner, id), "any").pipe(Effect.catchTag("StorageConflict", () => Effect.void))
+        yield* storage.deleteDocument(keys.entry(owner, id), "any").pipe(Effect.catchTag("StorageConflict", () => Effect.void))
         for (const file of profile.files) yield* storage.deleteBlob(keys.file(owner, id, file.id))
       }),
       attachFile: Effect.fn("Profiles.attachFile")(function*(owner, id, input) {
-        yield* get(owner, id)
+        const tooMany = () => new InvalidInput({ field: "file", message: `A profile holds at most ${profileLimits.files} files.` })
+        if ((yield* get(owner, id)).files.length >= profileLimits.files) return yield* tooMany()
         const file: ProfileFile = {
           id: Id.make("file"),
-          file_name: input.fileName,
-          content_type: input.contentType,
+          file_name: FileName.clean(input.fileName) ?? "document",
+          content_type: MediaType.normalize(input.contentType),
           size_bytes: input.bytes.byteLength,
           created: Clock.nowIso()
         }
-        // Bytes first: the record never names a file that is not there.
-        yield* storage.putBlob(keys.file(owner, id, file.id), input.bytes, { contentType: input.contentType })
-        const profile = yield* modify(owner, id, (p) => ({ ...p, files: [...p.files, file], updated: file.created }))
+        // Bytes first: the record never names a file that is not there; a record that cannot be
+        // updated (a full disk, a limit reached meanwhile) takes the bytes with it.
+        const profile = yield* withUndo(
+          storage.putBlob(keys.file(owner, id, file.id), input.bytes, { contentType: file.content_type }),
+          storage.deleteBlob(keys.file(owner, id, file.id)),
+          modify(owner, id, (p) =>
+            p.files.length >= profileLimits.files
+              ? Effect.fail(tooMany())
+              : Effect.succeed({ ...p, files: [...p.files, file], updated: file.created }))
+        )
         return { profile, file }
       }),
       fileBytes: (owner, id, fileId) => storage.getBlob(keys.file(owner, id, fileId))

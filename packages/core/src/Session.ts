@@ -63,10 +63,24 @@ export class SessionNotReady extends Schema.TaggedError<SessionNotReady>()("Sess
   status: SessionStatus
 }) {}
 
+/** The most a session may carry, in entries or characters. */
+export const sessionLimits = {
+  profileIds: 100,
+  fileUrls: 20,
+  /** Characters of one URL of `file_urls`. */
+  fileUrl: 2_048,
+  /** Uploaded files (multipart `files`). */
+  files: 20,
+  /** Characters of `text_info`. */
+  textInfo: 1_000_000
+} as const
+
 /** The source fields of `Sessions.create`, checked before anything is stored. */
 export const CreateSessionInput = Schema.Struct({
-  formId: Schema.String.check(Schema.isMinLength(1)),
-  profileIds: Schema.optional(Schema.Array(Schema.String.check(Schema.isMinLength(1))).check(Schema.isMaxLength(100))),
-  fileUrls: Schema.optional(Schema.Array(Schema.String).check(Schema.isMaxLength(20))),
-  textInfo: Schema.optional(Schema.String.check(Schema.isMaxLength(1_000_000)))
+  formId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
+  profileIds: Schema.optional(Schema.Array(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))).check(Schema.isMaxLength(sessionLimits.profileIds))),
+  fileUrls: Schema.optional(Schema.Array(Schema.String.check(Schema.isMaxLength(sessionLimits.fileUrl))).check(Schema.isMaxLength(sessionLimits.fileUrls))),
+  textInfo: Schema.optional(Schema.String.check(Schema.isMaxLength(sessionLimits.textInfo))),
+  /** How many files were uploaded with the session. */
+  files: Schema.optional(Schema.Number.check(Schema.isLessThanOrEqualTo(sessionLimits.files)))
 })

@@ -7,11 +7,13 @@ import { type Fact, fromLines, fromRecord, sourceConfidence } from "./autofill/F
 import * as Matcher from "./autofill/Matcher.ts"
 import * as Clock from "./Clock.ts"
 import * as Events from "./Events.ts"
+import * as FileName from "./FileName.ts"
 import { Form, FormForbidden, FormNotFound } from "./Form.ts"
 import * as Forms from "./Forms.ts"
 import * as Id from "./Id.ts"
 import { InvalidInput, validate } from "./InvalidInput.ts"
 import * as JobRunner from "./JobRunner.ts"
+import * as MediaType from "./MediaType.ts"
 import { finalMessage } from "./pdf/PdfError.ts"
 import * as PdfEngine from "./PdfEngine.ts"
 import { Profile, ProfileNotFound } from "./Profile.ts"
@@ -19,6 +21,7 @@ import * as Profiles from "./Profiles.ts"
 import { CreateSessionInput, Session, type SessionFile, SessionNotFound, SessionNotReady } from "./Session.ts"
 import * as SourceFetcher from "./SourceFetcher.ts"
 import * as Storage from "./Storage.ts"
+import { undo, withUndo } from "./Undo.ts"
 
 export interface UploadedFile {
   readonly fileName: string
@@ -243,7 +246,13 @@ export const layer: Layer.Layer<
 
     return Sessions.of({
       create: Effect.fn("Sessions.create")(function*(input: CreateSession) {
-        yield* validate(CreateSessionInput, { formId: input.formId, profileIds: input.profileIds, fileUrls: input.fileUrls, textInfo: input.textInfo })
+        yield* validate(CreateSessionInput, {
+          formId: input.formId,
+          profileIds: input.profileIds,
+          fileUrls: input.fileUrls,
+          textInfo: input.textInfo,
+          files: input.files?.length
+        })
         yield* forms.get(input.owner, input.formId)
         const profileIds = [...new Set(input.profileIds ?? [])]
         for (const profileId of profileIds) yield* profiles.get(input.owner, profileId)
@@ -251,12 +260,17 @@ export const layer: Layer.Layer<
         for (const [index, url] of (input.fileUrls ?? []).entries()) fileUrls.push(yield* validateUrl(url, index))
 
         const id = Id.SessionId.make(Id.make("session"))
-        const files: Array<SessionFile> = []
-        for (const file of input.files ?? []) {
-          const stored: SessionFile = { id: Id.make("file"), file_name: file.fileName, content_type: file.contentType, size_bytes: file.bytes.byteLength }
-          yield* storage.putBlob(keys.file(input.owner, id, stored.id), file.bytes, { contentType: file.contentType })
-          files.push(stored)
-        }
+        const uploads = (input.files ?? []).map((file) => ({
+          bytes: file.bytes,
+          stored: {
+            id: Id.make("file"),
+            file_name: FileName.clean(file.fileName) ?? "document",
+            content_type: MediaType.normalize(file.contentType),
+            size_bytes: file.bytes.byteLength
+          } satisfies SessionFile
+        }))
+        const files = uploads.map((upload) => upload.stored)
+        const deleteFiles = Effect.forEach(files, (file) => storage.deleteBlob(keys.file(input.owner, id, file.id)), { discard: true })
         const now = Clock.nowIso()
         const session: Session = {
           id,
@@ -270,8 +284,21 @@ export const layer: Layer.Layer<
           created: now,
           updated: now
         }
-        yield* storage.insertJson(Session, keys.session(input.owner, id), session)
-        yield* runner.submit({ kind: "session", id, owner: input.owner })
+        // The files go first, so the record never names a file that is not there; a session that
+        // cannot be recorded or scheduled (a full disk) takes its files and record with it, as
+        // does a file that cannot be written.
+        yield* withUndo(
+          Effect.forEach(uploads, ({ bytes, stored }) =>
+            storage.putBlob(keys.file(input.owner, id, stored.id), bytes, { contentType: stored.content_type }), { discard: true }).pipe(
+              Effect.onError(() => undo(deleteFiles))
+            ),
+          deleteFiles,
+          withUndo(
+            storage.insertJson(Session, keys.session(input.owner, id), session),
+            storage.deleteDocument(keys.session(input.owner, id), "any"),
+            runner.submit({ kind: "session", id, owner: input.owner })
+          )
+        )
         return session
       }),
       get,

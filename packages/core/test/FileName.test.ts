@@ -28,3 +28,25 @@ describe("FileName", () => {
     expect(FileName.choose(undefined)).toMatch(/_\d+\.pdf$/)
   })
 })
+
+describe("FileName.clean", () => {
+  it("applies the rules of sanitize but keeps the extension", () => {
+    expect(FileName.clean("../../etc/notes.txt")).toBe("notes.txt")
+    expect(FileName.clean("C:\\Users\\ada\\data.json")).toBe("data.json")
+    expect(FileName.clean("..hidden\u0000.txt")).toBe("hidden.txt")
+    expect(FileName.clean("  ")).toBeUndefined()
+    expect(FileName.clean(undefined)).toBeUndefined()
+  })
+
+  it("shortens a 10 KB name with ../ parts to 255 bytes at once, keeping a short extension", () => {
+    const started = performance.now()
+    const name = FileName.clean(`${"../".repeat(1000)}${"ж".repeat(5000)}.txt`)!
+    expect(performance.now() - started).toBeLessThan(100)
+    expect(new TextEncoder().encode(name).length).toBeLessThanOrEqual(255)
+    expect(name.endsWith(".txt")).toBe(true)
+    expect(name).not.toContain("/")
+    const huge = FileName.sanitize("a".repeat(5_000_000))!
+    expect(new TextEncoder().encode(huge).length).toBeLessThanOrEqual(255)
+    expect(huge.endsWith(".pdf")).toBe(true)
+  })
+})

@@ -5,7 +5,7 @@ import { type Config, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ApiKeys, EmbeddedConverter, Formwright, Storage, Webhooks } from "@formwright/core"
+import { ApiKeys, EmbeddedConverter, Formwright, PdfEngine, Storage, Webhooks } from "@formwright/core"
 import { FsStorage } from "@formwright/storage-fs"
 import { S3Storage } from "@formwright/storage-s3"
 import * as NetAddress from "effect/net/NetAddress"
@@ -13,16 +13,14 @@ import * as NodeHttp from "node:http"
 import { createServer } from "node:http"
 import { Api } from "./Api.ts"
 import * as Authorization from "./handlers/Authorization.ts"
-import { MaxUploadBytes } from "./handlers/Body.ts"
-import * as RateLimit from "./handlers/RateLimit.ts"
-import { CurrentRateLimiter } from "./handlers/RateLimit.ts"
 import { ConversionsHandlers } from "./handlers/ConversionsHandlers.ts"
 import * as Edge from "./handlers/Edge.ts"
 import { FormsHandlers } from "./handlers/FormsHandlers.ts"
 import { ProfilesHandlers } from "./handlers/ProfilesHandlers.ts"
-import { PublicUrl, SessionsHandlers } from "./handlers/SessionsHandlers.ts"
+import { SessionsHandlers } from "./handlers/SessionsHandlers.ts"
 import { SystemHandlers } from "./handlers/SystemHandlers.ts"
 import { parseApiKeys, parseWebhook, type ServerConfig } from "./ServerConfig.ts"
+import * as Settings from "./Settings.ts"
 import * as UrlSourceFetcher from "./UrlSourceFetcher.ts"
 
 export interface AppOptions {
@@ -64,9 +62,12 @@ const seedKeys = (options: AppOptions) =>
 /** The routes of the server and everything they need, short of an HTTP server. */
 export const layerApp = (options: AppOptions) => {
   const { config } = options
+  // One pool of PDF workers serves the services and the embedded converter alike.
+  const pdf = PdfEngine.layerWorkers(config.pdf)
   const ports = Layer.mergeAll(
     options.storage ?? storageLayer(config),
-    EmbeddedConverter.layer,
+    EmbeddedConverter.layer.pipe(Layer.provide(pdf)),
+    pdf,
     UrlSourceFetcher.layer({
       allowHttp: config.allowHttpUrls,
       allowList: config.urlAllowList,
@@ -77,7 +78,7 @@ export const layerApp = (options: AppOptions) => {
   // With FORMWRIGHT_WEBHOOK_URL, events are also POSTed there; a bad webhook setting stops the start.
   const core = Layer.unwrap(
     Effect.map(parseWebhook(config), (webhook) =>
-      Formwright.layer({ concurrency: config.concurrency, events: webhook && Webhooks.layer(webhook) }))
+      Formwright.layer({ concurrency: config.concurrency, maxAttempts: config.maxAttempts, events: webhook && Webhooks.layer(webhook) }))
   ).pipe(Layer.provideMerge(ports))
   const handlers = Layer.mergeAll(FormsHandlers, SessionsHandlers, ConversionsHandlers, ProfilesHandlers, SystemHandlers).pipe(
     Layer.provide(Authorization.layer)
@@ -88,13 +89,8 @@ export const layerApp = (options: AppOptions) => {
     HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
     Edge.layer
   )
-  const settings = Layer.mergeAll(
-    Layer.succeed(MaxUploadBytes, config.maxUploadBytes),
-    Layer.succeed(PublicUrl, config.publicUrl),
-    Layer.succeed(CurrentRateLimiter, config.rateLimit === undefined ? undefined : RateLimit.make(config.rateLimit))
-  )
   return routes.pipe(
-    Layer.provide(settings),
+    Layer.provide(Settings.layer(config)),
     Layer.provide(seedKeys(options)),
     Layer.provideMerge(core)
   )

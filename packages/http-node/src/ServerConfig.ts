@@ -2,6 +2,8 @@
  * Server configuration from the environment (documented in the README).
  */
 import { Config, Effect, Schema } from "effect"
+import { PdfEngine } from "@formwright/core"
+import { parseOrigin } from "./handlers/Client.ts"
 
 export interface SeedKey {
   readonly user: string
@@ -17,16 +19,30 @@ export interface ServerConfig {
   /** Development seeding, `user:key,user2:key2`: keys accepted without being issued by the CLI. */
   readonly apiKeys: string
   readonly maxUploadBytes: number
-  /** Origin used in `filled_form_url`; by default the request's own Host. */
+  /** Origin used in `filled_form_url` (an http(s) origin); by default the request's own Host. */
   readonly publicUrl: string | undefined
+  /**
+   * A reverse proxy sets `X-Forwarded-For`, `-Host` and `-Proto` (FORMWRIGHT_TRUST_PROXY), so
+   * they name the client's address and the origin it used; ignored otherwise (the default).
+   */
+  readonly trustProxy?: boolean | undefined
   /** Background jobs run at once. */
   readonly concurrency: number
+  /** Runs of one job at most, counting runs the process died in (FORMWRIGHT_JOB_MAX_ATTEMPTS). */
+  readonly maxAttempts?: number | undefined
+  /** The PDF worker pool and the limits PDF work runs under (FORMWRIGHT_PDF_*); defaults when absent. */
+  readonly pdf?: PdfEngine.WorkersOptions | undefined
   /** `file_urls` may use plain http (https only otherwise). */
   readonly allowHttpUrls: boolean
   /** Hosts (or IPs) that `file_urls` may reach even when they resolve to private addresses. */
   readonly urlAllowList: ReadonlyArray<string>
-  /** Requests a minute per API key (or per address without one) before 429; none when absent. */
+  /** Requests a minute per user (whichever of their keys is used) before 429; none when absent. */
   readonly rateLimit?: number | undefined
+  /**
+   * Failed authentications a minute per client address before 429 on every keyed route
+   * (FORMWRIGHT_AUTH_FAILURE_LIMIT); 20 when absent, 0 turns the limit off.
+   */
+  readonly authFailureLimit?: number | undefined
   /** Where events are POSTed (FORMWRIGHT_WEBHOOK_URL); needs `webhookSecret`. */
   readonly webhookUrl?: string | undefined
   /** The HMAC-SHA256 key that signs each webhook (FORMWRIGHT_WEBHOOK_SECRET), 16+ characters. */
@@ -79,6 +95,18 @@ export const parseWebhook = (config: ServerConfig): Effect.Effect<Webhook | unde
   return Effect.succeed({ url, secret })
 }
 
+/**
+ * The origin FORMWRIGHT_PUBLIC_URL names (`https://forms.example.com`), or a failure that stops
+ * the server: anything but an http(s) origin could end up in `filled_form_url` otherwise.
+ */
+export const parsePublicUrl = (raw: string | undefined): Effect.Effect<string | undefined, InvalidConfig> => {
+  if (raw === undefined || raw.trim() === "") return Effect.succeed(undefined)
+  const origin = parseOrigin(raw)
+  return origin === undefined
+    ? Effect.fail(new InvalidConfig({ message: `FORMWRIGHT_PUBLIC_URL: expected an http:// or https:// origin such as https://forms.example.com (no path, query or credentials), got '${raw.slice(0, 200)}'` }))
+    : Effect.succeed(origin)
+}
+
 const optional = (name: string) =>
   Config.String(name).pipe(Config.option, Config.map((o) => (o._tag === "Some" ? o.value : undefined)))
 
@@ -88,6 +116,31 @@ const list = (name: string) =>
     Config.map((s) => s.split(",").map((p) => p.trim()).filter((p) => p !== ""))
   )
 
+const positiveInt = (name: string) => Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), name)
+
+const optionalPositiveInt = (name: string) =>
+  positiveInt(name).pipe(Config.option, Config.map((o) => (o._tag === "Some" ? o.value : undefined)))
+
+const MiB = 1024 * 1024
+
+/** FORMWRIGHT_PDF_*: the worker pool and the limits of PDF work (README, "Limits"). */
+const pdf: Config.Config<PdfEngine.WorkersOptions> = Config.all({
+  workers: optionalPositiveInt("FORMWRIGHT_PDF_WORKERS"),
+  maxHeapMb: optionalPositiveInt("FORMWRIGHT_PDF_MEMORY_MB"),
+  requestTimeoutMs: optionalPositiveInt("FORMWRIGHT_PDF_TIMEOUT_MS"),
+  backgroundTimeoutMs: optionalPositiveInt("FORMWRIGHT_PDF_JOB_TIMEOUT_MS"),
+  maxPages: optionalPositiveInt("FORMWRIGHT_PDF_MAX_PAGES"),
+  maxStreamMb: optionalPositiveInt("FORMWRIGHT_PDF_MAX_STREAM_MB"),
+  maxDecodedMb: optionalPositiveInt("FORMWRIGHT_PDF_MAX_DECODED_MB")
+}).pipe(Config.map(({ maxDecodedMb, maxPages, maxStreamMb, ...pool }) => ({
+  ...pool,
+  limits: {
+    ...(maxPages !== undefined ? { maxPages } : {}),
+    ...(maxStreamMb !== undefined ? { maxStreamBytes: maxStreamMb * MiB } : {}),
+    ...(maxDecodedMb !== undefined ? { maxDecodedBytes: maxDecodedMb * MiB } : {})
+  }
+})))
+
 export const config: Config.Config<ServerConfig> = Config.all({
   port: Config.Port("FORMWRIGHT_PORT").pipe(Config.withDefault(3000)),
   host: Config.String("FORMWRIGHT_HOST").pipe(Config.withDefault("0.0.0.0")),
@@ -96,8 +149,15 @@ export const config: Config.Config<ServerConfig> = Config.all({
   apiKeys: Config.String("FORMWRIGHT_API_KEYS").pipe(Config.withDefault("")),
   maxUploadBytes: Config.Int("FORMWRIGHT_MAX_UPLOAD_BYTES").pipe(Config.withDefault(50 * 1024 * 1024)),
   publicUrl: Config.String("FORMWRIGHT_PUBLIC_URL").pipe(Config.option, Config.map((o) => (o._tag === "Some" ? o.value : undefined))),
+  trustProxy: Config.Boolean("FORMWRIGHT_TRUST_PROXY").pipe(Config.withDefault(false)),
   concurrency: Config.Int("FORMWRIGHT_JOB_CONCURRENCY").pipe(Config.withDefault(2)),
+  maxAttempts: optionalPositiveInt("FORMWRIGHT_JOB_MAX_ATTEMPTS"),
+  pdf,
   rateLimit: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "FORMWRIGHT_RATE_LIMIT").pipe(
+    Config.option,
+    Config.map((o) => (o._tag === "Some" ? o.value : undefined))
+  ),
+  authFailureLimit: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), "FORMWRIGHT_AUTH_FAILURE_LIMIT").pipe(
     Config.option,
     Config.map((o) => (o._tag === "Some" ? o.value : undefined))
   ),

@@ -19,20 +19,72 @@ export interface Options {
   readonly timeoutMs: number
 }
 
-const blocked = new BlockList()
+// IPv4 ranges that are not on the public internet: "this network", private (RFC 1918), shared
+// (CGNAT), loopback, link-local, IETF protocol assignments, the documentation networks, the
+// deprecated 6to4 relay, benchmarking, and multicast plus reserved (224/3, up to broadcast).
+const blocked4 = new BlockList()
 for (const [net, prefix] of [
   ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16],
-  ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 3]
-] as const) blocked.addSubnet(net, prefix, "ipv4")
-for (const [net, prefix] of [["::", 127], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) blocked.addSubnet(net, prefix, "ipv6")
+  ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16],
+  ["198.18.0.0", 15], ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 3]
+] as const) blocked4.addSubnet(net, prefix, "ipv4")
+
+// IPv6 ranges refused whatever follows the prefix. `::/96` holds the unspecified address,
+// loopback and the deprecated IPv4-compatible form (`::127.0.0.1`), which nothing routes.
+// Teredo (2001::/32) and local-use NAT64 (64:ff9b:1::/48) hide or translate the IPv4 address in
+// ways this side cannot check, so they are refused outright.
+const blocked6 = new BlockList()
+for (const [net, prefix] of [
+  ["::", 96], ["64:ff9b:1::", 48], ["100::", 64], ["2001::", 32], ["2001:db8::", 32],
+  ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8]
+] as const) blocked6.addSubnet(net, prefix, "ipv6")
+
+/**
+ * IPv6 forms that carry an IPv4 address, which reach that address: the word where it starts
+ * after a fixed prefix of words. IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated
+ * `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`, and 6to4 `2002:AABB:CCDD::` (bits 16-48).
+ */
+const embeddings: ReadonlyArray<{ readonly prefix: ReadonlyArray<number>; readonly at: number }> = [
+  { prefix: [0, 0, 0, 0, 0, 0xffff], at: 6 },
+  { prefix: [0, 0, 0, 0, 0xffff, 0], at: 6 },
+  { prefix: [0x64, 0xff9b, 0, 0, 0, 0], at: 6 },
+  { prefix: [0x2002], at: 1 }
+]
+
+/** The eight 16-bit words of an IPv6 address (zone id ignored), or undefined if it is not one. */
+export const ipv6Words = (address: string): ReadonlyArray<number> | undefined => {
+  const text = address.replace(/%.*$/, "")
+  if (isIP(text) !== 6) return undefined
+  const parts = (half: string): Array<number> =>
+    half === "" ? [] : half.split(":").flatMap((part) => {
+      if (!part.includes(".")) return [parseInt(part, 16)]
+      const [a, b, c, d] = part.split(".").map(Number) as [number, number, number, number]
+      return [(a << 8) | b, (c << 8) | d]
+    })
+  const gap = text.indexOf("::")
+  if (gap < 0) return parts(text)
+  const head = parts(text.slice(0, gap))
+  const tail = parts(text.slice(gap + 2))
+  return [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail]
+}
 
 /** Whether an address is loopback, link-local, private or otherwise not on the public internet. */
 export const isPrivateAddress = (address: string): boolean => {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped) return blocked.check(mapped[1]!, "ipv4")
-  const family = isIP(address)
-  if (family === 0) return true
-  return blocked.check(address, family === 4 ? "ipv4" : "ipv6")
+  const family = isIP(address.replace(/%.*$/, ""))
+  if (family === 4) return blocked4.check(address, "ipv4")
+  const words = family === 6 ? ipv6Words(address) : undefined
+  // Not an IP address at all: nothing to connect to, so nothing is allowed.
+  if (words === undefined) return true
+  const text = words.map((w) => w.toString(16)).join(":")
+  if (blocked6.check(text, "ipv6")) return true
+  for (const { prefix, at } of embeddings) {
+    if (prefix.every((word, i) => words[i] === word)) {
+      const high = words[at]!
+      const low = words[at + 1]!
+      if (blocked4.check(`${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`, "ipv4")) return true
+    }
+  }
+  return false
 }
 
 class FetchProblem extends Error {}

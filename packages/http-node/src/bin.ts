@@ -57,6 +57,13 @@ const main = (argv: ReadonlyArray<string>): Effect.Effect<unknown, unknown> | Us
   return new UsageError(`Unknown command '${argv.join(" ")}'.`)
 }
 
+// PDF work, where such promises came from, runs in worker threads that log their own; this net
+// only keeps one overlooked promise from ending a server that serves everyone else.
+process.on("unhandledRejection", (reason) => {
+  const text = reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason)
+  process.stderr.write(`level=ERROR msg="unhandled promise rejection (the server carries on)" reason=${JSON.stringify(text.slice(0, 500))}\n`)
+})
+
 const program = main(process.argv.slice(2))
 if (program instanceof UsageError) {
   // Not through the logger: nothing lands on stdout, where a script expects the key.

@@ -60,12 +60,16 @@ const isCode = (cause: unknown, ...codes: ReadonlyArray<string>) => {
   return code !== undefined && codes.includes(code)
 }
 
+/** No space left on the device, or the user's quota is used up: the store is full (507 at the edge). */
+const isFull = (cause: unknown) => isCode(cause, "ENOSPC", "EDQUOT")
+
 const fsTry = <A>(message: string, run: () => Promise<A>): Effect.Effect<A, Storage.StorageError> =>
   Effect.tryPromise({
     try: run,
     catch: (cause) =>
       new Storage.StorageError({
         message: `${message}: ${errorCode(cause) ?? (cause instanceof Error ? cause.message : String(cause))}`,
+        ...(isFull(cause) ? { reason: "Full" as const } : {}),
         cause
       })
   })
@@ -237,9 +241,14 @@ export const make = Effect.fn("FsStorage.make")(function*(options: Options) {
     if (handle !== undefined) {
       try {
         await handle.writeFile(content)
-      } finally {
-        await handle.close()
+      } catch (cause) {
+        // On a full disk the file is created but its content cannot be written: an empty lock
+        // would hold the key until it went stale, so it goes now.
+        await handle.close().catch(() => undefined)
+        await unless(Fs.unlink(path), "ENOENT")
+        throw cause
       }
+      await handle.close()
       return "locked"
     }
     const stat = await unless(Fs.stat(path), "ENOENT")

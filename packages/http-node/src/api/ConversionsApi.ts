@@ -4,6 +4,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
+import { InvalidRequest } from "./InvalidRequest.ts"
 import * as Errors from "./Errors.ts"
 import { multipartFile, pdfBody } from "./FormsApi.ts"
 import * as Wire from "./Wire.ts"
@@ -47,5 +48,6 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
     }).annotate(OpenApi.Description, "Status of a conversion job; `form_id` and `base64` once completed.")
   )
   .middleware(Authorization)
+  .middleware(InvalidRequest)
   .annotate(OpenApi.Title, "Conversion")
 {}

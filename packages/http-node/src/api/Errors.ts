@@ -33,6 +33,7 @@ export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLa
 export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(fields, { httpApiStatus: 415, description: "The Content-Type is not accepted on this route." }) {}
 export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(fields, { httpApiStatus: 422, description: "The body is not a usable PDF (not a PDF, damaged, user password, XFA-only)." }) {}
 export class Internal extends Schema.Class<Internal>("Internal")(fields, { httpApiStatus: 500, description: "Unexpected failure; the message carries a trace id, no detail." }) {}
+export class InsufficientStorage extends Schema.Class<InsufficientStorage>("InsufficientStorage")(fields, { httpApiStatus: 507, description: "The server's storage is full; nothing was stored. Try again later." }) {}
 
 export class ConversionBadRequest extends Schema.Class<ConversionBadRequest>("ConversionBadRequest")(conversionFields, { httpApiStatus: 400, description: "Malformed input; the message names the offending parameter." }) {}
 export class ConversionNotFound extends Schema.Class<ConversionNotFound>("ConversionNotFound")(conversionFields, { httpApiStatus: 404, description: "No such job for this user." }) {}
@@ -40,7 +41,8 @@ export class ConversionPayloadTooLarge extends Schema.Class<ConversionPayloadToo
 export class ConversionUnsupportedMediaType extends Schema.Class<ConversionUnsupportedMediaType>("ConversionUnsupportedMediaType")(conversionFields, { httpApiStatus: 415, description: "The Content-Type is not accepted on this route." }) {}
 export class ConversionUnprocessable extends Schema.Class<ConversionUnprocessable>("ConversionUnprocessable")(conversionFields, { httpApiStatus: 422, description: "The body is not a usable PDF." }) {}
 export class ConversionInternal extends Schema.Class<ConversionInternal>("ConversionInternal")(conversionFields, { httpApiStatus: 500, description: "Unexpected failure." }) {}
+export class ConversionInsufficientStorage extends Schema.Class<ConversionInsufficientStorage>("ConversionInsufficientStorage")(conversionFields, { httpApiStatus: 507, description: "The server's storage is full; nothing was stored." }) {}
 
 /** The errors every authenticated route may answer. */
-export const common = [BadRequest, Unauthorized, Internal] as const
-export const conversionCommon = [ConversionBadRequest, Unauthorized, ConversionInternal] as const
+export const common = [BadRequest, Unauthorized, Internal, InsufficientStorage] as const
+export const conversionCommon = [ConversionBadRequest, Unauthorized, ConversionInternal, ConversionInsufficientStorage] as const

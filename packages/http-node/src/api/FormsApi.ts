@@ -4,6 +4,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
+import { InvalidRequest } from "./InvalidRequest.ts"
 import * as Errors from "./Errors.ts"
 import * as Wire from "./Wire.ts"
 
@@ -60,5 +61,6 @@ export class FormsApi extends HttpApiGroup.make("forms")
     }).annotate(OpenApi.Description, "Deletes a form and its PDF.")
   )
   .middleware(Authorization)
+  .middleware(InvalidRequest)
   .annotate(OpenApi.Title, "Forms")
 {}

@@ -4,6 +4,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
+import { InvalidRequest } from "./InvalidRequest.ts"
 import * as Errors from "./Errors.ts"
 import { PageQuery } from "./FormsApi.ts"
 import * as Wire from "./Wire.ts"
@@ -42,5 +43,6 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
     }).annotate(OpenApi.Description, "Attaches a source document (PDF, text or JSON) whose content feeds autofill.")
   )
   .middleware(Authorization)
+  .middleware(InvalidRequest)
   .annotate(OpenApi.Title, "Profiles")
 {}

@@ -4,6 +4,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
+import { InvalidRequest } from "./InvalidRequest.ts"
 import * as Errors from "./Errors.ts"
 import * as Wire from "./Wire.ts"
 
@@ -33,5 +34,6 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
     }).annotate(OpenApi.Description, "The filled PDF of a completed session (`filled_form_url`).")
   )
   .middleware(Authorization)
+  .middleware(InvalidRequest)
   .annotate(OpenApi.Title, "Sessions")
 {}

@@ -31,29 +31,37 @@ export const read = (request: HttpServerRequest.HttpServerRequest, family: Famil
       const chunks: Array<Buffer> = []
       let size = 0
       let done = false
-      const finish = (value: Uint8Array | "too-large") => {
+      const detach = () => {
+        incoming.off("data", onData)
+        incoming.off("end", onEnd)
+        incoming.off("error", onBroken)
+        incoming.off("close", onBroken)
+      }
+      const finish = (result: Effect.Effect<Uint8Array | "too-large", Reply>) => {
         if (done) return
         done = true
-        incoming.off("data", onData)
-        resume(Effect.succeed(value))
+        detach()
+        resume(result)
       }
       const onData = (chunk: Buffer) => {
         size += chunk.length
         if (size > limit) {
           // Stop reading; the rest of the upload is discarded as it arrives.
           incoming.resume()
-          return finish("too-large")
+          return finish(Effect.succeed("too-large"))
         }
         chunks.push(chunk)
       }
+      const onEnd = () => finish(Effect.succeed(new Uint8Array(Buffer.concat(chunks, size))))
+      // A client that disconnects mid-body ends the request with 'close' (and often 'error')
+      // before 'end': a 400 that nobody receives, and nothing is stored from half a body.
+      const onBroken = () => finish(fail(family, 400, "The request body could not be read: the connection closed before it ended."))
       incoming.on("data", onData)
-      incoming.once("end", () => finish(new Uint8Array(Buffer.concat(chunks, size))))
-      incoming.once("error", () => {
-        if (!done) {
-          done = true
-          resume(fail(family, 400, "The request body could not be read."))
-        }
-      })
+      incoming.once("end", onEnd)
+      incoming.once("error", onBroken)
+      incoming.once("close", onBroken)
+      // Interrupted (the server noticed the disconnect first): stop listening and drop the chunks.
+      return Effect.sync(detach)
     })
     if (body === "too-large") return yield* tooLarge(family, limit)
     return body

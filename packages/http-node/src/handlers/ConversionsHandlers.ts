@@ -1,13 +1,14 @@
 /**
  * Handlers of the conversion group: both route families share one implementation.
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { Conversions } from "@formwright/core"
+import { Conversions, PdfLimits } from "@formwright/core"
 import { Api } from "../Api.ts"
 import { CurrentUser } from "../api/Authorization.ts"
 import { pdfUpload } from "./FormsHandlers.ts"
+import * as InvalidRequest from "./InvalidRequest.ts"
 import * as Query from "./Query.ts"
 import { handle, json } from "./Respond.ts"
 
@@ -16,13 +17,15 @@ const family = "conversion" as const
 const options = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
     const params = new URL(request.url, "http://x").searchParams
-    const get = (name: string) => params.get(name) ?? undefined
-    const pages = yield* Query.pages(family, get("pages"))
+    const get = (name: string) => Query.single(family, params, name)
+    // No document with more pages than the PDF limit is accepted, so neither is a longer selection.
+    const limits = yield* PdfLimits.PdfLimits
+    const pages = yield* Query.pages(family, yield* get("pages"), limits.maxPages)
     return {
       ...(pages ? { pages } : {}),
-      confidence: yield* Query.number(family, "confidence", get("confidence"), 0.1, 0, 1),
-      resolution: yield* Query.integer(family, "resolution", get("resolution"), 1600, 256, 4096),
-      allow_checkboxes: yield* Query.boolean(family, "allow_checkboxes", get("allow_checkboxes"), true)
+      confidence: yield* Query.number(family, "confidence", yield* get("confidence"), 0.1, 0, 1),
+      resolution: yield* Query.integer(family, "resolution", yield* get("resolution"), 1600, 256, 4096),
+      allow_checkboxes: yield* Query.boolean(family, "allow_checkboxes", yield* get("allow_checkboxes"), true)
     }
   })
 
@@ -60,4 +63,4 @@ export const ConversionsHandlers = HttpApiBuilder.group(Api, "conversions", (han
       .handleRaw("startUtils", ({ request }) => start(request, true))
       .handleRaw("statusForms", ({ params }) => status(params.job_id))
       .handleRaw("statusUtils", ({ params }) => status(params.job_id))
-  }))
+  })).pipe(Layer.provide(InvalidRequest.layer))

@@ -1,14 +1,15 @@
 /**
  * Handlers of the forms group.
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { Forms, Id } from "@formwright/core"
+import { Forms, Id, InvalidInput } from "@formwright/core"
 import { Api } from "../Api.ts"
 import { CurrentUser } from "../api/Authorization.ts"
 import * as Wire from "../api/Wire.ts"
 import * as Body from "./Body.ts"
+import * as InvalidRequest from "./InvalidRequest.ts"
 import * as Query from "./Query.ts"
 import { fail, handle, json } from "./Respond.ts"
 import * as Out from "./Wire.ts"
@@ -71,7 +72,7 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
           const user = yield* CurrentUser
           const params = new URL(request.url, "http://x").searchParams
           const { page, size } = yield* Query.paging(params)
-          const result = yield* forms.list(user.id, { name: params.get("name") ?? undefined, page, size })
+          const result = yield* forms.list(user.id, { name: yield* Query.single("standard", params, "name"), page, size })
           return json(200, { id: Id.make("formList"), object: "forms", total: result.total, forms: result.items.map(Out.formDefinition) })
         })))
       .handleRaw("get", ({ params }) =>
@@ -91,6 +92,9 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
       .handleRaw("update", ({ params, request }) =>
         handle("standard", Effect.gen(function*() {
           const user = yield* CurrentUser
+          // Whose form it is comes before anything about the body: someone else's form is a 403,
+          // a missing one a 404, whatever was sent.
+          yield* forms.get(user.id, params.id)
           if (Body.mediaType(request) !== "application/json") return yield* fail("standard", 415, "Expected application/json")
           const input = yield* Query.decode("standard", Wire.UpdateFormRequest, yield* Body.json(yield* Body.read(request, "standard"), "standard"))
           const patch = input.form
@@ -100,7 +104,10 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
             fields: patch.fields?.map((f) => f as { id: string }),
             group_instructions: patch.group_instructions,
             line_by_line_instructions: patch.line_by_line_instructions
-          })
+          }).pipe(
+            // The core names the member as it stores it; the client sent `asText`.
+            Effect.catchTag("InvalidInput", (e) => Effect.fail(new InvalidInput.InvalidInput({ field: e.field.replace(/^form\.as_text\b/, "form.asText"), message: e.message })))
+          )
           return json(200, {
             id: Id.make("updateForm"),
             created: new Date().toISOString(),
@@ -121,7 +128,7 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
           yield* forms.delete(user.id, params.id)
           return json(200, { id: params.id, object: "form", deleted: true })
         })))
-  }))
+  })).pipe(Layer.provide(InvalidRequest.layer))
 
 /** A file name safe inside a quoted Content-Disposition parameter. */
 export const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_")

@@ -1,13 +1,14 @@
 /**
  * Handlers of the profiles group.
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Id, Profiles } from "@formwright/core"
 import { Api } from "../Api.ts"
 import { CurrentUser } from "../api/Authorization.ts"
 import * as Wire from "../api/Wire.ts"
 import * as Body from "./Body.ts"
+import * as InvalidRequest from "./InvalidRequest.ts"
 import * as Query from "./Query.ts"
 import { fail, handle, json } from "./Respond.ts"
 import * as Out from "./Wire.ts"
@@ -29,12 +30,12 @@ export const ProfilesHandlers = HttpApiBuilder.group(Api, "profiles", (handlers)
           const user = yield* CurrentUser
           const params = new URL(request.url, "http://x").searchParams
           const { page, size } = yield* Query.paging(params)
-          const status = params.get("status") ?? undefined
+          const status = yield* Query.single("standard", params, "status")
           if (status !== undefined && !statuses.has(status)) {
             return yield* fail("standard", 400, `Invalid status: expected Active or Inactive, got '${status}'.`)
           }
           const result = yield* profiles.list(user.id, {
-            name: params.get("name") ?? undefined,
+            name: yield* Query.single("standard", params, "name"),
             status: status as "Active" | "Inactive" | undefined,
             page,
             size
@@ -86,4 +87,4 @@ export const ProfilesHandlers = HttpApiBuilder.group(Api, "profiles", (handlers)
           const result = yield* profiles.attachFile(user.id, params.id, file)
           return json(201, Out.profile(result.profile))
         })))
-  }))
+  })).pipe(Layer.provide(InvalidRequest.layer))

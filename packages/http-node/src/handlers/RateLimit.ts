@@ -1,50 +1,72 @@
 /**
- * An optional request rate limit per client (FORMWRIGHT_RATE_LIMIT requests a minute): a token
- * bucket per API key, or per address for requests without one. The buckets live in this process,
- * so behind several servers each enforces the limit on its own share of the traffic.
+ * Request rate limits, as token buckets kept in this process (behind several servers each
+ * enforces them on its own share of the traffic):
+ * - an optional limit per user (FORMWRIGHT_RATE_LIMIT requests a minute), counted by the
+ *   Authorization middleware once a request is authenticated, so it is the user the key belongs
+ *   to that is counted, whichever header carried the key and however the path was spelled;
+ * - a limit of failed authentications per client address (FORMWRIGHT_AUTH_FAILURE_LIMIT a
+ *   minute, on by default), counted by the Edge from the 401s it sends: an address over it gets
+ *   429 on every route that needs a key, valid keys included, until its budget refills, so
+ *   guessing keys costs time whatever the guesses are.
  */
 import { Context } from "effect"
-import type { HttpServerRequest } from "effect/http"
 
 export interface RateLimiter {
-  /** Takes one token for the request's client: undefined when allowed, else seconds to wait. */
-  readonly take: (request: HttpServerRequest.HttpServerRequest) => number | undefined
+  /** Takes one token for `client`: undefined when allowed, else seconds to wait. */
+  readonly take: (client: string) => number | undefined
+  /** Seconds until `client` has a token, without taking one; undefined when it has one now. */
+  readonly wait: (client: string) => number | undefined
 }
 
-/** The limiter in force; by default none. */
+/** The per-user request limit in force; by default none. */
 export class CurrentRateLimiter extends Context.Reference<RateLimiter | undefined>("@formwright/http-node/RateLimiter", {
   defaultValue: () => undefined
 }) {}
 
-const clientOf = (request: HttpServerRequest.HttpServerRequest): string => {
-  const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? "")?.[1]
-  const key = bearer ?? request.headers["x-api-key"]
-  return key ? `key:${key}` : `address:${request.remoteAddress._tag === "Some" ? request.remoteAddress.value : "unknown"}`
-}
+/**
+ * Failed authentications a minute per client address before 429, unless configured. Twenty
+ * leaves room for a person mistyping a key or a script retrying with an old one, and holds a
+ * guesser to one try every three seconds.
+ */
+export const defaultAuthFailuresPerMinute = 20
 
-/** `perMinute` requests a minute, with bursts up to the same number. */
+/** Failed authentications a minute per address (FORMWRIGHT_AUTH_FAILURE_LIMIT); 0 turns the limit off. */
+export class AuthFailureLimit extends Context.Reference<number>("@formwright/http-node/AuthFailureLimit", {
+  defaultValue: () => defaultAuthFailuresPerMinute
+}) {}
+
+/** `perMinute` tokens a minute, with bursts up to the same number. */
 export const make = (perMinute: number, now: () => number = Date.now): RateLimiter => {
   const buckets = new Map<string, { tokens: number; at: number }>()
   const refillPerMs = perMinute / 60_000
   let lastSweep = now()
+  const bucketOf = (client: string, time: number) => {
+    // Full buckets carry no information: drop them now and then so the map stays small.
+    if (time - lastSweep > 60_000) {
+      for (const [key, bucket] of buckets) if (bucket.tokens + (time - bucket.at) * refillPerMs >= perMinute) buckets.delete(key)
+      lastSweep = time
+    }
+    const bucket = buckets.get(client) ?? { tokens: perMinute, at: time }
+    bucket.tokens = Math.min(perMinute, bucket.tokens + (time - bucket.at) * refillPerMs)
+    bucket.at = time
+    return bucket
+  }
+  const secondsToNext = (tokens: number) => Math.max(1, Math.ceil((1 - tokens) / refillPerMs / 1000))
   return {
-    take: (request) => {
+    take: (client) => {
       const time = now()
-      // Full buckets carry no information: drop them now and then so the map stays small.
-      if (time - lastSweep > 60_000) {
-        for (const [client, bucket] of buckets) if (bucket.tokens + (time - bucket.at) * refillPerMs >= perMinute) buckets.delete(client)
-        lastSweep = time
-      }
-      const client = clientOf(request)
-      const bucket = buckets.get(client) ?? { tokens: perMinute, at: time }
-      bucket.tokens = Math.min(perMinute, bucket.tokens + (time - bucket.at) * refillPerMs)
-      bucket.at = time
+      const bucket = bucketOf(client, time)
       buckets.set(client, bucket)
       if (bucket.tokens >= 1) {
         bucket.tokens -= 1
         return undefined
       }
-      return Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000))
+      return secondsToNext(bucket.tokens)
+    },
+    wait: (client) => {
+      if (!buckets.has(client)) return undefined
+      const bucket = bucketOf(client, now())
+      return bucket.tokens >= 1 ? undefined : secondsToNext(bucket.tokens)
     }
   }
 }

@@ -11,6 +11,9 @@ import { Id } from "@formwright/core"
 /** Which error body a route family answers with. */
 export type Family = "standard" | "conversion"
 
+/** The family of an HttpApi group's routes: the conversion group answers `{error_message}` alone. */
+export const familyOf = (groupIdentifier: string): Family => (groupIdentifier === "conversions" ? "conversion" : "standard")
+
 export const errorObject = (message: string) => ({
   id: Id.make("error"),
   created: new Date().toISOString(),
@@ -38,6 +41,7 @@ export const fail = (family: Family, status: number, message: string) => Effect.
 
 /** Messages for core errors that reach clients. */
 const forbiddenForm = "Forbidden. Form doesn't belong to the user."
+export const storageFull = "The server's storage is full; try again later."
 
 /** The response for a core error, or undefined for one that is not the client's doing. */
 export const fromCoreError = (family: Family, e: { readonly _tag: string } & Record<string, any>) => {
@@ -59,7 +63,12 @@ export const fromCoreError = (family: Family, e: { readonly _tag: string } & Rec
     case "InvalidInput":
       return error(family, 400, `Invalid ${e.field}: ${e.message}`)
     case "PdfUnusable":
+    case "PdfRejected":
       return error(family, 422, e.message)
+    case "StorageError":
+      // Out of space is a state of the server the client can wait out; other storage failures
+      // are the server's to log (a 500).
+      return e.reason === "Full" ? error(family, 507, storageFull) : undefined
     case "ConverterError":
       return typeof e.status === "number" && e.status !== 200 ? error(family, e.status, e.message) : undefined
     default:
@@ -80,7 +89,12 @@ export const handle = <E extends { readonly _tag: string }, R>(
       const failure = Cause.findErrorOption(cause)
       if (failure._tag === "Some") {
         const known = fromCoreError(family, failure.value as any)
-        if (known) return Effect.succeed(known)
+        // A full store is answered (507) and also logged: it is the operator who can fix it.
+        if (known) {
+          return known.status === 507
+            ? Effect.as(Effect.logWarning(`storage is full: ${String((failure.value as { message?: unknown }).message)}`), known)
+            : Effect.succeed(known)
+        }
       }
       const traceId = Id.make("error")
       return Effect.logError("request failed", cause).pipe(

@@ -1,29 +1,30 @@
 /**
  * Handlers of the sessions group.
  */
-import { Context, Effect, type Stream } from "effect"
+import { Context, Effect, Layer, type Stream } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { Id, Sessions } from "@formwright/core"
+import { Id, InvalidInput, Sessions } from "@formwright/core"
 import { Api } from "../Api.ts"
 import { CurrentUser } from "../api/Authorization.ts"
 import * as Wire from "../api/Wire.ts"
+import { parsePublicUrl } from "../ServerConfig.ts"
 import * as Body from "./Body.ts"
+import * as Client from "./Client.ts"
+import * as InvalidRequest from "./InvalidRequest.ts"
 import * as Query from "./Query.ts"
 import { fail, handle, json } from "./Respond.ts"
 import * as Out from "./Wire.ts"
 
-/** The origin clients reach this server at, for `filled_form_url` (FORMWRIGHT_PUBLIC_URL). */
+/**
+ * The origin clients reach this server at, for `filled_form_url` (FORMWRIGHT_PUBLIC_URL); checked
+ * when the routes are built, so a server with an unusable one does not start.
+ */
 export class PublicUrl extends Context.Reference<string | undefined>("@formwright/http-node/PublicUrl", {
   defaultValue: () => undefined
 }) {}
 
-const originOf = (request: HttpServerRequest.HttpServerRequest, configured: string | undefined) => {
-  if (configured) return configured.replace(/\/+$/, "")
-  const proto = (request.headers["x-forwarded-proto"] ?? "http").split(",")[0]!.trim()
-  const host = request.headers["x-forwarded-host"] ?? request.headers.host ?? "localhost"
-  return `${proto}://${host}`
-}
+const wireNames: Record<string, string> = { formId: "form_id", profileIds: "profile_ids", fileUrls: "file_urls", textInfo: "text_info" }
 
 /** A list field of a multipart form: repeated fields, a comma list, or a JSON array. */
 const listField = (form: FormData, name: string): ReadonlyArray<string> =>
@@ -82,12 +83,18 @@ const pdfResponse = (id: string, stream: Stream.Stream<Uint8Array, unknown>) =>
 export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers) =>
   Effect.gen(function*() {
     const sessions = yield* Sessions.Sessions
+    const publicOrigin = yield* parsePublicUrl(yield* PublicUrl)
+    const trustProxy = yield* Client.TrustProxy
     return handlers
       .handleRaw("create", ({ request }) =>
         handle("standard", Effect.gen(function*() {
           const user = yield* CurrentUser
           const input = yield* parseCreate(request)
-          const session = yield* sessions.create({ owner: user.id, ...input })
+          const session = yield* sessions.create({ owner: user.id, ...input }).pipe(
+            // The core names its inputs in camel case; the client sent the wire's names.
+            Effect.catchTag("InvalidInput", (e) =>
+              Effect.fail(new InvalidInput.InvalidInput({ field: e.field.replace(/^(formId|profileIds|fileUrls|textInfo)/, (name) => wireNames[name]!), message: e.message })))
+          )
           return json(202, { id: Id.make("sessionCreated"), object: "session", session_id: session.id })
         })))
       .handleRaw("get", ({ params, request }) =>
@@ -102,7 +109,7 @@ export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers)
           return json(200, {
             ...Out.session(session),
             filled_form_base64: Buffer.from(pdf).toString("base64"),
-            filled_form_url: `${originOf(request, yield* PublicUrl)}/v1/sessions/${session.id}/pdf`,
+            filled_form_url: `${Client.origin(request, publicOrigin, trustProxy)}/v1/sessions/${session.id}/pdf`,
             filled_fields: session.filled_fields ?? [],
             unfilled_fields: session.unfilled_fields ?? []
           })
@@ -112,4 +119,4 @@ export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers)
           const user = yield* CurrentUser
           return pdfResponse(params.id, yield* sessions.filledPdfStream(user.id, params.id))
         })))
-  }))
+  })).pipe(Layer.provide(InvalidRequest.layer))

@@ -1,7 +1,7 @@
 /**
  * A real Formwright server on a free loopback port, for tests that speak HTTP to it.
  */
-import { Effect, Exit, Layer, Option, References, Scope } from "effect"
+import { Effect, Exit, Layer, Logger, Option, References, Scope } from "effect"
 import type { Storage } from "@formwright/core"
 import { FsStorage } from "@formwright/storage-fs"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -29,7 +29,9 @@ export const defaultConfig = (dataDir: string): ServerConfig => ({
   publicUrl: undefined,
   concurrency: 2,
   allowHttpUrls: true,
-  urlAllowList: ["127.0.0.1", "localhost"]
+  urlAllowList: ["127.0.0.1", "localhost"],
+  // Tests send many bad keys from one address on purpose; the limit has tests of its own.
+  authFailureLimit: 0
 })
 
 /**
@@ -40,6 +42,8 @@ export const start = async (options: {
   readonly config?: Partial<ServerConfig>
   readonly dataDir?: string
   readonly storage?: Layer.Layer<Storage.Storage, Storage.StorageError>
+  /** Sees every log line at warning level and above (what a test asserts was, or was not, logged). */
+  readonly onLog?: (level: string, message: unknown) => void
 } = {}): Promise<TestServer> => {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "formwright-test-"))
   const config = { ...defaultConfig(dataDir), ...options.config }
@@ -47,8 +51,17 @@ export const start = async (options: {
   const storage = options.storage ?? FsStorage.layer({ directory: dataDir })
   // Request logs would drown test output; warnings and errors still show.
   const quiet = Layer.succeed(References.MinimumLogLevel, process.env.FORMWRIGHT_TEST_LOG_LEVEL === "info" ? "Info" : "Warn")
-  const layer = Server.layer({ config, storage }).pipe(Layer.provide(quiet))
-  const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
+  const onLog = options.onLog
+  const watch = onLog === undefined
+    ? Layer.empty
+    : Logger.layer([Logger.make(({ logLevel, message }) => onLog(logLevel, message))], { mergeWithExisting: true })
+  const layer = Server.layer({ config, storage }).pipe(Layer.provide(Layer.mergeAll(quiet, watch)))
+  const context = await Effect.runPromise(Layer.buildWithScope(layer, scope)).catch(async (error) => {
+    // A server that does not start (a bad setting) leaves nothing running behind it.
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true })
+    throw error
+  })
   const url = Option.getOrThrow(Effect.runSync(Effect.provide(Server.baseUrl, context)))
   return {
     url,

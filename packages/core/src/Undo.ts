@@ -1,0 +1,29 @@
+/**
+ * Undoing earlier writes when a later one fails, so a request that fails half-way (a full
+ * disk, a client that left) leaves no blob or record that nothing points to.
+ */
+import { Effect } from "effect"
+
+/**
+ * Runs a compensating write (deleting what an earlier step wrote): best effort, since the
+ * failure to report is the one that made it necessary; what cannot be removed is logged.
+ */
+export const undo = <E>(effect: Effect.Effect<unknown, E>): Effect.Effect<void> =>
+  effect.pipe(
+    Effect.asVoid,
+    Effect.catchCause((cause) => Effect.logWarning("could not undo a partial write", cause))
+  )
+
+/**
+ * `write`, then `next`; when `next` fails or is interrupted, `undoWrite` removes what `write`
+ * wrote. No interruption can fall between the write and the watch over `next`: the write
+ * completes or fails as a whole, and only `next` can be interrupted.
+ */
+export const withUndo = <A, E, R, B, E2, R2, E3>(
+  write: Effect.Effect<A, E, R>,
+  undoWrite: Effect.Effect<unknown, E3>,
+  next: Effect.Effect<B, E2, R2>
+): Effect.Effect<B, E | E2, R | R2> =>
+  Effect.uninterruptibleMask((restore) =>
+    Effect.andThen(write, restore(next).pipe(Effect.onError(() => undo(undoWrite))))
+  )

@@ -1,0 +1,41 @@
+/**
+ * The InvalidRequest middleware: a query, path or header the endpoint's schema refuses is a 400 in
+ * the route family's error shape, naming the parameter. A repeated query parameter is the usual
+ * case (`?page=1&page=2` decodes to an array where one value is declared).
+ */
+import { Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { type HttpApiError, HttpApiMiddleware } from "effect/http-api"
+import { InvalidRequest } from "../api/InvalidRequest.ts"
+import { repeatedMessage } from "./Query.ts"
+import { error, type Family, familyOf } from "./Respond.ts"
+
+/** What a client sent; `Body` and `ResponseHeaders` are the server's own encoding failures. */
+const requestKinds = new Set<HttpApiError.HttpApiSchemaError["kind"]>(["Params", "Headers", "Query", "Payload"])
+
+const firstPath = (issue: unknown): ReadonlyArray<PropertyKey> => {
+  const node = issue as { _tag?: string; path?: ReadonlyArray<PropertyKey>; issue?: unknown; issues?: ReadonlyArray<unknown> }
+  if (node._tag === "Pointer") return [...(node.path ?? []), ...firstPath(node.issue)]
+  if (node.issue !== undefined) return firstPath(node.issue)
+  if (node.issues?.[0] !== undefined) return firstPath(node.issues[0])
+  return []
+}
+
+/** Whether the failure is about the request (a 400) rather than the server's own response. */
+export const isRequestError = (e: HttpApiError.HttpApiSchemaError) => requestKinds.has(e.kind)
+
+/** The 400 for a request decoding failure, naming the parameter. */
+export const response = (family: Family, e: HttpApiError.HttpApiSchemaError, request: HttpServerRequest.HttpServerRequest) => {
+  const cause = e.cause as { issue?: unknown; message?: string }
+  const name = String(firstPath(cause.issue)[0] ?? e.kind.toLowerCase())
+  if (e.kind === "Query" && new URL(request.url, "http://x").searchParams.getAll(name).length > 1) {
+    return error(family, 400, repeatedMessage(name))
+  }
+  const detail = (cause.message ?? "").split("\n")[0]!.trim().slice(0, 200)
+  return error(family, 400, `Invalid ${name}: ${detail === "" ? "malformed." : detail}`)
+}
+
+export const layer = HttpApiMiddleware.layerSchemaErrorTransform(InvalidRequest, (e, { group }) =>
+  isRequestError(e)
+    ? Effect.map(Effect.service(HttpServerRequest.HttpServerRequest), (request) => response(familyOf(group.identifier), e, request))
+    : Effect.fail(e))
