@@ -2,6 +2,7 @@
  * A field of a PDF form, in the shape contract.md gives to every route that shows fields.
  */
 import { Schema } from "effect"
+import { roles, semanticTypes } from "./understand/Vocabulary.ts"
 
 /** The `form_type` values of contract.md. */
 export const FormType = Schema.Literals(["Text", "CheckBox", "RadioButton", "ComboBox", "ListBox", "Signature", "PushButton"])
@@ -19,6 +20,50 @@ export type FieldOption = typeof FieldOption.Type
 /** A field value: text, a checked state, or the chosen options of a list box. */
 export const FieldValue = Schema.Union([Schema.String, Schema.Boolean, Schema.Array(Schema.String)])
 export type FieldValue = typeof FieldValue.Type
+
+/** What a field's value is: a name part, a date, an identifier, an address part... or `unknown`. */
+export const SemanticType = Schema.Literals(semanticTypes)
+export type SemanticType = typeof SemanticType.Type
+
+/**
+ * Whose value a field holds: the person filling the form (`self`), their `spouse`, a
+ * `dependent`, an `other` person (emergency contact, parent, witness...), an `employer` or
+ * business, a `preparer` (paid preparer, interpreter), or an `official` (for official use only).
+ */
+export const FieldRole = Schema.Literals(roles)
+export type FieldRole = typeof FieldRole.Type
+
+/** How a field wants its value written; every member is there only when the form says. */
+export const FieldFormat = Schema.Struct({
+  /** Comb fields: one character per cell, this many cells. */
+  comb_cells: Schema.optionalKey(Schema.Number),
+  max_length: Schema.optionalKey(Schema.Number),
+  /** A date pattern in D, M, Y letters, e.g. `MM/DD/YYYY`, `DD.MM.YYYY`, `DDMMYYYY` (8 comb cells). */
+  date_pattern: Schema.optionalKey(Schema.String),
+  /** The order of day, month and year: from a pattern on the form, else from its language. */
+  date_order: Schema.optionalKey(Schema.Literals(["MDY", "DMY", "YMD"])),
+  /** A box that takes one part of a date ("Date of birth: month"). */
+  date_part: Schema.optionalKey(Schema.Literals(["day", "month", "year"])),
+  /** Only digits go in: no separators, no letters. */
+  digits_only: Schema.optionalKey(Schema.Boolean),
+  /** The form asks for capitals. */
+  upper_case: Schema.optionalKey(Schema.Boolean),
+  /** One of `count` boxes on a line that hold one value between them (SSN groups, dollars and cents); 1-based. */
+  segment: Schema.optionalKey(Schema.Struct({ index: Schema.Number, count: Schema.Number }))
+})
+export type FieldFormat = typeof FieldFormat.Type
+
+/** What field understanding made of a field: its meaning, whose it is, where it sits, its format. */
+export const FieldSemantic = Schema.Struct({
+  type: SemanticType,
+  role: FieldRole,
+  /** For `role: "dependent"`: which one, 1-based (a table row, or the number a label gives). */
+  dependent_index: Schema.optionalKey(Schema.Number),
+  /** The headings the field sits under, outermost first ("Part 3. Spouse", "Mailing address"). */
+  section: Schema.optionalKey(Schema.Array(Schema.String)),
+  format: Schema.optionalKey(FieldFormat)
+})
+export type FieldSemantic = typeof FieldSemantic.Type
 
 export const FormField = Schema.Struct({
   /** Stable for the life of the form. */
@@ -40,7 +85,9 @@ export const FormField = Schema.Struct({
   comb: Schema.optionalKey(Schema.Boolean),
   value: Schema.optionalKey(FieldValue),
   /** Detection confidence in [0, 1], for fields a converter placed. */
-  confidence: Schema.optionalKey(Schema.Number)
+  confidence: Schema.optionalKey(Schema.Number),
+  /** Field understanding, computed when the form is read: meaning, role, section and format. */
+  semantic: Schema.optionalKey(FieldSemantic)
 })
 export type FormField = typeof FormField.Type
 

@@ -66,3 +66,27 @@ describe("Matcher.match", () => {
     expect(Matcher.match(box, fromLines("I agree: perhaps", "t", 1))).toEqual([])
   })
 })
+
+describe("Matcher.match keeps to what a field is understood to ask", () => {
+  const understood = (name: string, type: NonNullable<FormField["semantic"]>["type"], role: NonNullable<FormField["semantic"]>["role"]) =>
+    field({ form_name: name.replace(/\W+/g, "_"), name, semantic: { type, role } })
+
+  it("a spouse's, a preparer's or an official's field never takes the holder's own data", () => {
+    const fields = [
+      understood("First name", "given_name", "self"),
+      understood("Spouse first name", "given_name", "spouse"),
+      understood("Preparer name", "full_name", "preparer"),
+      understood("Name", "full_name", "official")
+    ]
+    const facts = fromLines("First name: Ada\nSpouse first name: William\nPreparer name: Ada Lovelace\nName: Ada Lovelace", "text_info", 0.95)
+    const values = Object.fromEntries(Matcher.match(fields, facts).map((m) => [m.field.name, m.value]))
+    expect(values).toEqual({ "First name": "Ada", "Spouse first name": "William" })
+  })
+
+  it("a key whose meaning contradicts the field's is not taken, even when the names match", () => {
+    const fields = [understood("Country", "country", "self")]
+    expect(Matcher.match(fields, fromLines("Country: Paris", "text_info", 0.95))).toHaveLength(1)
+    // "Country" as a key means a country; a field understood as a city does not take it.
+    expect(Matcher.match([understood("Country", "city", "self")], fromLines("Country: France", "text_info", 0.95))).toHaveLength(0)
+  })
+})

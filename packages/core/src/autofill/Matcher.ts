@@ -1,10 +1,12 @@
 /**
  * The first filler: a field is filled when a fact's key matches the field's name, its full PDF
- * name or its last name part, after normalisation (case, spacing, punctuation, accents).
- * The first matching fact in source order wins.
+ * name or its last name part, after normalisation (case, spacing, punctuation, accents), and the
+ * key does not contradict what the field is understood to ask for: its meaning and whose data it
+ * is (`semantic`). The first matching fact in source order wins.
  */
 import type { FieldValue, FormField } from "../FormField.ts"
 import { checkboxWord, normalizeName } from "../FormField.ts"
+import * as Vocabulary from "../understand/Vocabulary.ts"
 import type { Fact } from "./Fact.ts"
 
 export interface Match {
@@ -49,6 +51,20 @@ export const valueFor = (field: FormField, raw: string): FieldValue | undefined 
   }
 }
 
+/**
+ * Whether a fact's key can speak for the field: the person the key is about (the holder, unless
+ * it names a spouse, a dependent, an employer...) is the one the field asks about, and a key with
+ * a known meaning has the field's meaning. A preparer's or an official's field takes nothing.
+ */
+const agrees = (field: FormField, key: string): boolean => {
+  const semantic = field.semantic
+  if (semantic === undefined) return true
+  if (semantic.role === "preparer" || semantic.role === "official") return false
+  if ((Vocabulary.roleOf(key) ?? "self") !== semantic.role) return false
+  const type = Vocabulary.typeOf(key)
+  return semantic.type === "unknown" || type === "unknown" || type === semantic.type
+}
+
 /** Matches facts (in priority order) to the fillable fields of a form. */
 export const match = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<Fact>): ReadonlyArray<Match> => {
   const byKey = new Map<string, Array<Fact>>()
@@ -65,6 +81,7 @@ export const match = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<Fac
     let found: Match | undefined
     for (const name of namesOf(field)) {
       for (const fact of byKey.get(name) ?? []) {
+        if (!agrees(field, fact.key)) continue
         const value = valueFor(field, fact.value)
         if (value !== undefined && (found === undefined || facts.indexOf(fact) < facts.indexOf(found.fact))) {
           found = { field, value, fact }

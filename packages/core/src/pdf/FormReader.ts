@@ -19,6 +19,8 @@ import {
 import type { PDFDocument, PDFField, PDFObject } from "@cantoo/pdf-lib"
 import { Effect } from "effect"
 import type { FieldOption, FieldValue, FormField, FormType } from "../FormField.ts"
+import * as TextLayout from "../understand/TextLayout.ts"
+import * as Understanding from "../understand/Understanding.ts"
 import * as PageText from "./PageText.ts"
 import { type PdfRejected, unusable, type PdfUnusable } from "./PdfError.ts"
 import * as PdfLib from "./PdfLib.ts"
@@ -159,7 +161,7 @@ const describe = (
   entry: PdfLib.TerminalField,
   locate: (widget: PDFDict) => number | undefined,
   taken: Set<string>
-): FormField | undefined => {
+): Understanding.FieldInput | undefined => {
   const { field, formName } = entry
   const formType = formTypeOf(field)
   if (formType === undefined) return undefined
@@ -169,13 +171,21 @@ const describe = (
 
   let page = 1
   let rect: ReadonlyArray<number> = normalizeRect(widgets[0]?.lookup(PDFName.of("Rect")))
+  let located = false
+  // Every visible widget with its page, for naming: radio options are captioned one by one.
+  const places: Array<{ page: number; rect: ReadonlyArray<number>; widget: PDFDict }> = []
   for (const widget of widgets) {
     const found = locate(widget)
-    if (found !== undefined) {
+    if (found === undefined) continue
+    const widgetRect = normalizeRect(widget.lookup(PDFName.of("Rect")))
+    if (!located) {
+      located = true
       page = found
-      rect = normalizeRect(widget.lookup(PDFName.of("Rect")))
-      break
+      rect = widgetRect
     }
+    const f = widget.lookup(PDFName.of("F"))
+    const hidden = f instanceof PDFNumber && (f.asNumber() & 2) !== 0
+    if (!hidden) places.push({ page: found, rect: widgetRect, widget })
   }
 
   const tooltip = collapse(decodeText(dict.lookup(PDFName.of("TU"))) ?? decodeText(widgets[0]?.lookup(PDFName.of("TU"))) ?? "")
@@ -232,7 +242,16 @@ const describe = (
       break
   }
 
-  return {
+  // The value each widget's on-state stands for, as the options list it.
+  const radioExports = formType === "RadioButton" ? buttonExports(dict, widgets) : []
+  const widgetValue = (widget: PDFDict): string | undefined => {
+    if (formType !== "CheckBox" && formType !== "RadioButton") return undefined
+    const state = onStates(widget)[0]
+    if (state === undefined) return undefined
+    return formType === "CheckBox" ? PdfLib.nameText(state) : (radioExports[widgets.indexOf(widget)]?.value ?? PdfLib.nameText(state))
+  }
+
+  const described: FormField = {
     id: idFor(formName, taken),
     name: tooltip || cleanName(formName),
     form_name: formName,
@@ -243,16 +262,23 @@ const describe = (
     read_only: (ff & flags.readOnly) !== 0,
     ...extra
   }
+  return {
+    field: described,
+    tooltip: tooltip === "" ? undefined : tooltip,
+    fallbackName: cleanName(formName),
+    widgets: places.map((p) => ({ page: p.page, rect: TextLayout.rectOf(p.rect), value: widgetValue(p.widget) }))
+  }
 }
 
 /**
- * Every terminal field of `doc` as a `FormField`. A field that cannot be described (broken
- * dictionaries) is left out rather than failing the whole form.
+ * Every terminal field of `doc` as read, before understanding: the field named by its /TU or its
+ * cleaned partial name, its /TU, and its visible widgets. A field that cannot be described
+ * (broken dictionaries) is left out rather than failing the whole form.
  */
-export const fieldsOf = (doc: PDFDocument): ReadonlyArray<FormField> => {
+export const readFields = (doc: PDFDocument): ReadonlyArray<Understanding.FieldInput> => {
   const locate = PdfLib.pageLocator(doc)
   const taken = new Set<string>()
-  const fields: Array<FormField> = []
+  const fields: Array<Understanding.FieldInput> = []
   for (const entry of PdfLib.terminalFields(doc)) {
     try {
       const field = describe(entry, locate, taken)
@@ -262,6 +288,32 @@ export const fieldsOf = (doc: PDFDocument): ReadonlyArray<FormField> => {
     }
   }
   return fields
+}
+
+/**
+ * Every terminal field of `doc` as a `FormField`, named by its /TU or its cleaned partial name
+ * (without page text; `readForm` also reads labels printed on the page).
+ */
+export const fieldsOf = (doc: PDFDocument): ReadonlyArray<FormField> => readFields(doc).map((input) => input.field)
+
+/**
+ * The fields as understood from their /TU and the pages' text: fields without a /TU are named
+ * by the label printed near them (else their cleaned partial name), radio options get the
+ * captions printed beside them, and every field gets its `semantic`.
+ */
+export const understandFields = (
+  inputs: ReadonlyArray<Understanding.FieldInput>,
+  text: ReadonlyArray<PageText.PageText>
+): ReadonlyArray<FormField> => {
+  const understood = Understanding.understand(inputs, text)
+  return inputs.map((input, i) => {
+    const u = understood[i]!
+    const field = input.field
+    const options = field.form_type === "RadioButton" && field.options && u.captions.size > 0
+      ? field.options.map((o) => ({ ...o, label: u.captions.get(o.value) ?? o.label }))
+      : field.options
+    return { ...field, name: u.label, ...(options ? { options } : {}), semantic: u.semantic }
+  })
 }
 
 interface LineItem {
@@ -336,12 +388,16 @@ export const readForm: (bytes: Uint8Array) => Effect.Effect<ParsedForm, PdfUnusa
   function*(bytes: Uint8Array) {
     const doc = yield* PdfLib.load(bytes)
     const pages = doc.getPageCount()
-    const fields = yield* Effect.try({ try: () => fieldsOf(doc), catch: () => unusable("Damaged") })
-    if (fields.length === 0 && PdfLib.hasXfa(doc)) return yield* unusable("XfaOnly")
+    const inputs = yield* Effect.try({ try: () => readFields(doc), catch: () => unusable("Damaged") })
+    if (inputs.length === 0 && PdfLib.hasXfa(doc)) return yield* unusable("XfaOnly")
     // pdf.js reads the text; when it cannot, the fields are still worth returning.
     const text = yield* PageText.read(bytes).pipe(
       Effect.catchDefect(() => Effect.succeed([])),
       Effect.catch(() => Effect.succeed([]))
+    )
+    // Understanding is a refinement: should it ever throw, the fields as read are still right.
+    const fields = yield* Effect.sync(() => understandFields(inputs, text)).pipe(
+      Effect.catchDefect(() => Effect.succeed(inputs.map((input) => input.field)))
     )
     return { pages, fields, asText: textWithMarkers(pages, text, fields) }
   }

@@ -1,0 +1,574 @@
+/**
+ * The printed label of a field, found from page text and geometry alone, the way a person reads a
+ * form: the words to the left on the same line, or just above the box, or printed inside it; the
+ * caption under a line in forms that print captions below; the caption beside a check box or
+ * radio option; the column header (and row label) of a table cell. Works on any rectangle, so a
+ * widget read from an AcroForm and a blank found by the detector are named the same way.
+ */
+import type { Phrase, Rect } from "./TextLayout.ts"
+import { centreInside, overlapX, overlapY } from "./TextLayout.ts"
+
+/**
+ * What is being labelled: a text-like box, a check box or radio option, a signature line, or
+ * the options of a group together (its question is beside or above them, never below; for a
+ * `row` of options on one line, only before them).
+ */
+export type LabelKind = "text" | "check" | "signature" | "group" | "row"
+
+/**
+ * Where the label was found relative to the field; `continued`: the box continues the box right
+ * before it on its line (cents after dollars, the parts of a split number), whose label it shares.
+ */
+export type LabelPosition = "left" | "above" | "inside" | "below" | "right" | "column" | "continued"
+
+/** A label: its cleaned text, where it was, how far, and the phrases it was read from. */
+export interface Label {
+  readonly text: string
+  readonly position: LabelPosition
+  /** Gap between the label and the field, in points. */
+  readonly distance: number
+  /** Font size of the label. */
+  readonly size: number
+  readonly phrases: ReadonlyArray<Phrase>
+  /** For `continued`: the box this one continues (one of the query's obstacles). */
+  readonly follows?: Rect | undefined
+}
+
+/** Which side captions of stacked boxes are printed on, when the layout says (see `captionSides`). */
+export type CaptionSide = "above" | "below"
+
+export interface LabelQuery {
+  readonly rect: Rect
+  readonly kind: LabelKind
+  /** The other widgets (or detected blanks) of the page: a label never lies behind one of them. */
+  readonly obstacles: ReadonlyArray<Rect>
+  /** The box's caption side, from `captionSides` over the page's boxes; absent: the nearer text. */
+  readonly captions?: CaptionSide | undefined
+  /** Phrases that label something else and nothing more (a group's option captions, when naming the group). */
+  readonly exclude?: ReadonlyArray<Phrase> | undefined
+  /**
+   * Phrases that are another field's caption (a check box's): still the label of a box right of
+   * them on their line ("☐ Other (specify): ____"), never one above, below or inside.
+   */
+  readonly claimed?: ReadonlyArray<Phrase> | undefined
+  /** The page's writing direction (`rightToLeft`); left to right when absent. */
+  readonly direction?: "ltr" | "rtl" | undefined
+}
+
+/** How far to the left a same-line label may be, in points. */
+const MAX_LEFT = 220
+/** How far above a label may be, in font sizes of the label (plus a few points). */
+const MAX_ABOVE = 1.6
+/** How far below a caption may be, in font sizes. */
+const MAX_BELOW = 1.2
+/** How far to the right of a box its caption may start, in font sizes. */
+const MAX_RIGHT = 3
+
+const hasWord = (p: Phrase) => /[\p{L}\p{N}]/u.test(p.text)
+
+// Per page (phrases array): the phrases with words, and the phrases inside each widget. Queries of
+// one page share them, so naming every field of a page costs one pass over its text per widget.
+const wordy = new WeakMap<ReadonlyArray<Phrase>, ReadonlyArray<Phrase>>()
+const insideCache = new WeakMap<ReadonlyArray<Phrase>, WeakMap<Rect, ReadonlyArray<Phrase>>>()
+
+const phrasesWithWords = (phrases: ReadonlyArray<Phrase>): ReadonlyArray<Phrase> => {
+  let list = wordy.get(phrases)
+  if (!list) wordy.set(phrases, (list = phrases.filter(hasWord)))
+  return list
+}
+
+const phrasesInside = (phrases: ReadonlyArray<Phrase>, rect: Rect): ReadonlyArray<Phrase> => {
+  let byRect = insideCache.get(phrases)
+  if (!byRect) insideCache.set(phrases, (byRect = new WeakMap()))
+  let list = byRect.get(rect)
+  if (!list) byRect.set(rect, (list = phrasesWithWords(phrases).filter((p) => centreInside(p, rect))))
+  return list
+}
+
+/** The phrases that may label something: words, not inside another widget (its own label or value). */
+const usableFor = (query: LabelQuery, phrases: ReadonlyArray<Phrase>): ReadonlyArray<Phrase> => {
+  const hidden = new Set<Phrase>(query.exclude ?? [])
+  for (const o of query.obstacles) {
+    for (const p of phrasesInside(phrases, o)) if (!centreInside(p, query.rect)) hidden.add(p)
+  }
+  const list = phrasesWithWords(phrases)
+  return hidden.size === 0 ? list : list.filter((p) => !hidden.has(p))
+}
+
+/** Whether a widget stands between two extents (x-wise between them while overlapping in y). */
+const blockedX = (obstacles: ReadonlyArray<Rect>, from: number, to: number, band: { y1: number; y2: number }) =>
+  obstacles.some((o) => overlapY(o, band) > 0.3 * Math.min(o.y2 - o.y1, band.y2 - band.y1) && o.x1 >= from - 1 && o.x2 <= to + 1)
+
+const blockedY = (obstacles: ReadonlyArray<Rect>, from: number, to: number, span: { x1: number; x2: number }) =>
+  obstacles.some((o) => overlapX(o, span) > 2 && o.y1 >= from - 1 && o.y2 <= to + 1)
+
+/** Vertical alignment of a phrase with a field's line: most of the phrase's height within the box. */
+const onLineOf = (p: Phrase, rect: Rect): boolean => {
+  const height = rect.y2 - rect.y1
+  if (height <= 2.6 * p.size) return overlapY(p, rect) >= 0.4 * Math.min(p.y2 - p.y1, height)
+  // A tall box (multi-line text) is labelled on its first line, or beside its middle.
+  const middle = (rect.y1 + rect.y2) / 2
+  return (p.y2 <= rect.y2 + 2 && p.y1 >= rect.y2 - 2.2 * p.size) || (p.y1 <= middle && p.y2 >= middle)
+}
+
+/** Phrases of a line grown from `seed` in one direction while the gaps stay label-sized. */
+const grow = (seed: Phrase, usable: ReadonlyArray<Phrase>, direction: -1 | 1, obstacles: ReadonlyArray<Rect>): Array<Phrase> => {
+  const line = [seed]
+  let edge = seed
+  for (let guard = 0; guard < 6; guard++) {
+    const next = usable.find((p) =>
+      p.line === edge.line && p !== edge && !line.includes(p) &&
+      (direction < 0 ? edge.x1 - p.x2 : p.x1 - edge.x2) >= -1 &&
+      (direction < 0 ? edge.x1 - p.x2 : p.x1 - edge.x2) <= 2.5 * Math.min(p.size, edge.size) &&
+      !blockedX(obstacles, direction < 0 ? p.x2 : edge.x2, direction < 0 ? edge.x1 : p.x1, edge)
+    )
+    if (!next) break
+    line.push(next)
+    edge = next
+  }
+  return direction < 0 ? line.reverse() : line
+}
+
+const joined = (ps: ReadonlyArray<Phrase>): string => ps.map((p) => p.text).join(" ")
+
+const make = (ps: ReadonlyArray<Phrase>, position: LabelPosition, distance: number): Label | undefined => {
+  const text = clean(joined(ps))
+  return text === "" ? undefined : { text, position, distance: Math.max(0, distance), size: Math.max(...ps.map((p) => p.size)), phrases: ps }
+}
+
+interface Finder {
+  readonly rect: Rect
+  readonly usable: ReadonlyArray<Phrase>
+  readonly obstacles: ReadonlyArray<Rect>
+  /** Captions of other boxes among `usable` (see `LabelQuery.claimed`). */
+  readonly claimed?: ReadonlySet<Phrase> | undefined
+}
+
+/** Words of a phrase: a label has a few; a line of a paragraph has many. */
+const words = (text: string) => text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length
+
+/** Whether text reads as a label rather than a line of running text: short, or ending in `:` or `?`. */
+const labelLike = (ps: ReadonlyArray<Phrase>) => {
+  const text = joined(ps).trim()
+  return words(text) <= 8 || /[:?]$/.test(text)
+}
+
+/** A line of running text: a line of many words with another such line right above or below, aligned. */
+const paragraphLine = (p: Phrase, usable: ReadonlyArray<Phrase>): boolean =>
+  words(p.text) >= 5 &&
+  usable.some((q) =>
+    Math.abs(q.line - p.line) === 1 && Math.abs(q.x1 - p.x1) <= p.size && Math.abs(q.size - p.size) <= 0.1 * p.size && words(q.text) >= 5 &&
+    Math.abs(q.y - p.y) <= 1.8 * p.size
+  )
+
+/**
+ * The nearest same-line text to the left, grown leftwards over label-sized gaps. `strict`: a line
+ * of running text is no label even close by (a group of options beside a paragraph).
+ */
+const leftOf = ({ rect, usable, obstacles, claimed }: Finder, maxGap: number, strict = false): Label | undefined => {
+  // A widget often starts a little before the end of its label's text (placed by eye).
+  const candidates = usable.filter((p) =>
+    onLineOf(p, rect) && p.x1 < rect.x1 - 0.5 * p.size && p.x2 <= rect.x1 + Math.min(2.5 * p.size, 0.3 * (rect.x2 - rect.x1)) &&
+    rect.x1 - p.x2 <= maxGap && /\p{L}{2}/u.test(p.text) && !blockedX(obstacles, p.x2, rect.x1, p)
+  )
+  // Nearest horizontally; among equals, the one best centred on the box's line.
+  const centre = (rect.y1 + rect.y2) / 2
+  const nearest = candidates.sort((a, b) => b.x2 - a.x2 || Math.abs(a.y - centre) - Math.abs(b.y - centre))[0]
+  if (!nearest) return undefined
+  const line = grow(nearest, usable, -1, obstacles)
+  const gap = rect.x1 - nearest.x2
+  // Far from the box, only a label-like phrase is a label (not a line of a paragraph beside it).
+  if (gap > 3 * nearest.size && !labelLike(line)) return undefined
+  if ((strict || gap > 2 * nearest.size) && paragraphLine(nearest, usable)) return undefined
+  if (claimed?.has(nearest)) {
+    // The captions of the boxes before a blank name it together ("☐ Apt. ☐ Ste. ☐ Flr. ____"),
+    // unless the nearest one is a label in itself ("☐ Other (specify): ____").
+    if (/[:)]$/.test(nearest.text)) return make(line, "left", gap)
+    for (let guard = 0; guard < 4; guard++) {
+      const head = line[0]!
+      const box = obstacles.find((o) => overlapY(o, head) > 0 && o.x2 <= head.x1 + 1 && head.x1 - o.x2 <= 1.5 * head.size && o.x2 - o.x1 <= 2.5 * head.size)
+      if (!box) break
+      const previous = usable.find((p) => claimed.has(p) && p.line === head.line && p.x2 <= box.x1 + 1 && box.x1 - p.x2 <= 3 * p.size)
+      if (!previous || /[:)]$/.test(previous.text)) break
+      line.unshift(previous)
+    }
+    return make(line, "left", gap)
+  }
+  if (strict) {
+    // A question wrapped over lines ends on the line of its options: take the lines above it too.
+    let top = line[0]!
+    for (let guard = 0; guard < 3; guard++) {
+      const previous = usable.find((p) =>
+        p.line === top.line - 1 && Math.abs(p.x1 - top.x1) <= 1.2 * top.size && top.y1 - p.y2 <= 0.8 * top.size &&
+        Math.abs(p.size - top.size) <= 0.1 * top.size && !/[.:?;!]$/.test(p.text) && p.x2 <= rect.x1
+      )
+      if (!previous) break
+      line.unshift(previous)
+      top = previous
+    }
+    return make(line, "left", gap)
+  }
+  // A label wrapped over lines beside a box of two or more lines: "Family Name" over "(Last Name)".
+  const start = line[0]!
+  const tall = rect.y2 - rect.y1 >= 1.6 * start.size
+  const wrapped = (direction: -1 | 1) =>
+    tall
+      ? usable.find((p) =>
+        p.line === start.line + direction && !claimed?.has(p) && Math.abs(p.x1 - start.x1) <= 0.8 * start.size &&
+        Math.abs(p.size - start.size) <= 0.15 * start.size && (direction < 0 ? p.y1 - start.y2 : start.y1 - p.y2) <= 0.6 * start.size &&
+        p.x2 <= rect.x1 + 0.5 * p.size && overlapY(p, rect) > 0.3 * (p.y2 - p.y1)
+      )
+      : undefined
+  const before = wrapped(-1)
+  const after = before ? undefined : wrapped(1)
+  const lines = [
+    ...(before ? grow(before, usable, 1, obstacles).filter((p) => p.x2 <= rect.x1 + 1) : []),
+    ...line,
+    ...(after ? grow(after, usable, 1, obstacles).filter((p) => p.x2 <= rect.x1 + 1) : [])
+  ]
+  return make(lines, "left", gap)
+}
+
+/** The caption to the right of a box, unless it sits nearer the next box ("Yes ☐ No ☐"). */
+const rightOf = ({ rect, usable, obstacles }: Finder): Label | undefined => {
+  const candidates = usable.filter((p) =>
+    onLineOf(p, rect) && p.x1 >= rect.x2 - 1 && p.x1 - rect.x2 <= MAX_RIGHT * p.size + 4 && !blockedX(obstacles, rect.x2, p.x1, p)
+  )
+  const nearest = candidates.sort((a, b) => a.x1 - b.x1)[0]
+  if (!nearest) return undefined
+  const gap = nearest.x1 - rect.x2
+  const claimedByNext = obstacles.some((o) =>
+    overlapY(o, nearest) > 0 && o.x1 >= nearest.x2 - 1 && o.x1 - nearest.x2 < gap - 0.5 && o.x2 - o.x1 < 4 * nearest.size
+  )
+  if (claimedByNext) return undefined
+  return make(grow(nearest, usable, 1, obstacles), "right", gap)
+}
+
+/** A caption to the left of a box that is not nearer another box further left. */
+const leftOfBox = (finder: Finder): Label | undefined => {
+  const label = leftOf(finder, MAX_RIGHT * 4 + 10)
+  if (!label) return undefined
+  const first = label.phrases[label.phrases.length - 1]!
+  const claimedByPrevious = finder.obstacles.some((o) =>
+    overlapY(o, first) > 0 && o.x2 <= label.phrases[0]!.x1 + 1 && label.phrases[0]!.x1 - o.x2 < label.distance - 0.5 && o.x2 - o.x1 < 4 * first.size
+  )
+  return claimedByPrevious ? undefined : label
+}
+
+/** Text printed inside the box (boxed forms print the label in the cell the widget covers). */
+const inside = ({ rect, usable }: Finder): Label | undefined => {
+  const within = usable.filter((p) => centreInside(p, rect) && /\p{L}{2}/u.test(p.text))
+  if (within.length === 0) return undefined
+  const firstLine = within[0]!.line
+  return make(within.filter((p) => p.line <= firstLine + 1), "inside", 0)
+}
+
+/** The text right above the box, left-aligned with it, with the lines of a wrapped label. */
+const above = ({ rect, usable, obstacles }: Finder): Label | undefined => {
+  const width = rect.x2 - rect.x1
+  const gapOf = (p: Phrase) => p.y1 - rect.y2
+  const candidates = usable.filter((p) => {
+    const gap = gapOf(p)
+    if (gap < -0.35 * p.size || gap > MAX_ABOVE * p.size + 3) return false
+    if (overlapX(p, rect) <= 0) return false
+    // Left-aligned with the box, or starting a little before it while running above it.
+    const startsNear = p.x1 >= rect.x1 - Math.max(2 * p.size, 0.3 * width) || overlapX(p, rect) >= 0.3 * (p.x2 - p.x1)
+    if (!startsNear || p.x1 > rect.x1 + Math.max(0.6 * width, 2 * p.size)) return false
+    return !blockedY(obstacles, rect.y2, p.y1, { x1: Math.max(p.x1, rect.x1), x2: Math.min(p.x2, rect.x2) })
+  })
+  const nearest = candidates.sort((a, b) => gapOf(a) - gapOf(b) || a.x1 - b.x1)[0]
+  if (!nearest) return undefined
+  const lines = [grow(nearest, usable, 1, obstacles)]
+  // A label wrapped over lines, or the end of a paragraph (a question and its instructions): the
+  // left-aligned lines close above it.
+  // A line ending in a colon is a whole label; a line ending a sentence ends the paragraph above.
+  let top = nearest
+  for (let guard = 0; guard < 5 && !/:$/.test(joined(lines[lines.length - 1]!)); guard++) {
+    const previous = usable.find((p) =>
+      p.line === top.line - 1 && Math.abs(p.x1 - top.x1) <= 1.2 * top.size && p.y1 - top.y2 <= 0.8 * top.size && p.y1 > top.y2 - 0.3 * top.size &&
+      Math.abs(p.size - top.size) <= 0.1 * top.size && !/[.:?;!]$/.test(joined(grow(p, usable, 1, obstacles)))
+    )
+    if (!previous) break
+    lines.unshift(grow(previous, usable, 1, obstacles))
+    top = previous
+  }
+  const text = firstSentence(joined(lines.flat()))
+  const label = make(lines.flat(), "above", gapOf(nearest))
+  return label && { ...label, text: clean(text) || label.text }
+}
+
+/**
+ * The label part of a paragraph: its first sentence (up to `?`, `:` or a full stop) when the
+ * paragraph goes on with instructions or examples; the whole paragraph otherwise.
+ */
+export const firstSentence = (text: string): string => {
+  const t = text.replace(/\s+/g, " ").trim()
+  const end = /[?:](?=\s|$)|[^\s.]{3}\.(?=\s+[\p{Lu}(“"])/gu
+  for (const m of t.matchAll(end)) {
+    const stop = m.index + m[0].length
+    const head = t.slice(0, stop)
+    // An item number ("14)", "Part 3.") is not a sentence.
+    if (words(head.replace(/^(?:\(?\d{1,3}[a-z]?[.)]\s*)+/i, "")) >= 2) return head
+  }
+  return t
+}
+
+/** The caption right under the box (signature lines, forms that print captions below). */
+const below = ({ rect, usable, obstacles }: Finder, reach = MAX_BELOW): Label | undefined => {
+  const width = rect.x2 - rect.x1
+  const gapOf = (p: Phrase) => rect.y1 - p.y2
+  const candidates = usable.filter((p) => {
+    const gap = gapOf(p)
+    if (gap < -0.35 * p.size || gap > reach * p.size + 2) return false
+    if (p.x1 < rect.x1 - 1.5 * p.size || p.x1 > rect.x1 + Math.max(0.6 * width, 2 * p.size)) return false
+    return !blockedY(obstacles, p.y2, rect.y1, { x1: Math.max(p.x1, rect.x1), x2: Math.min(p.x2, rect.x2) })
+  })
+  const nearest = candidates.sort((a, b) => gapOf(a) - gapOf(b) || a.x1 - b.x1)[0]
+  if (!nearest) return undefined
+  return make(grow(nearest, usable, 1, obstacles).filter((p) => p.x1 < rect.x2), "below", gapOf(nearest))
+}
+
+/**
+ * A table cell's column header: the text right above the top cell of the column of widgets the
+ * field sits in, within the column's width. `undefined` when no widget of about the same width
+ * sits right above or below it (no column), or nothing is printed over the column.
+ */
+const columnHeader = ({ rect, usable, obstacles }: Finder): Label | undefined => {
+  const width = rect.x2 - rect.x1
+  // Cells of a table line up exactly; fields that merely sit on consecutive lines rarely do.
+  const tolerance = Math.max(2, 0.05 * width)
+  const inColumn = (o: Rect, cell: Rect) =>
+    (Math.abs(o.x1 - cell.x1) <= tolerance || Math.abs(o.x2 - cell.x2) <= tolerance) &&
+    overlapX(o, cell) >= 0.7 * Math.max(o.x2 - o.x1, cell.x2 - cell.x1)
+  const step = (from: Rect, direction: 1 | -1): Rect | undefined => {
+    const height = from.y2 - from.y1
+    const next = obstacles
+      .filter((o) =>
+        inColumn(o, from) &&
+        (direction > 0 ? o.y1 >= from.y2 - 1 && o.y1 - from.y2 <= Math.max(3.5 * height, 40) : o.y2 <= from.y1 + 1 && from.y1 - o.y2 <= Math.max(3.5 * height, 40))
+      )
+      .sort((a, b) => (direction > 0 ? a.y1 - b.y1 : b.y2 - a.y2))[0]
+    if (!next) return undefined
+    // Text between two cells ends the column (a new block with its own labels).
+    const [lo, hi] = direction > 0 ? [from.y2, next.y1] : [next.y2, from.y1]
+    return usable.some((p) => overlapX(p, from) > 0 && p.y1 >= lo - 1 && p.y2 <= hi + 1) ? undefined : next
+  }
+  if (!step(rect, 1) && !step(rect, -1)) return undefined
+  let top = rect
+  for (let guard = 0, next = step(top, 1); next && guard < 80; guard++, next = step(top, 1)) top = next
+  const span = { x1: Math.min(rect.x1, top.x1) - 3, x2: Math.max(rect.x2, top.x2) + 3 }
+  // A phrase right before another widget on its line is that widget's label, not a header.
+  const labelsAnother = (p: Phrase) => obstacles.some((o) => onLineOf(p, o) && o.x1 - p.x2 >= -1 && o.x1 - p.x2 <= 3 * p.size)
+  const header = usable
+    .filter((p) =>
+      p.y1 >= top.y2 - 1 && p.y1 - top.y2 <= 70 && (p.x1 + p.x2) / 2 >= span.x1 && (p.x1 + p.x2) / 2 <= span.x2 &&
+      p.x2 - p.x1 <= span.x2 - span.x1 + 2 * p.size && !labelsAnother(p)
+    )
+    .sort((a, b) => a.y1 - b.y1)
+  // The header's lines, from the nearest upwards while they stay close together.
+  const taken: Array<Phrase> = []
+  let bottom = top.y2
+  for (const p of header) {
+    if (p.y1 - bottom > (taken.length === 0 ? 40 : 1.2 * p.size)) break
+    if (blockedY(obstacles, top.y2, p.y1, { x1: Math.max(p.x1, top.x1), x2: Math.min(p.x2, top.x2) })) break
+    taken.push(p)
+    bottom = Math.max(bottom, p.y2)
+  }
+  if (taken.length === 0) return undefined
+  const ordered = taken.sort((a, b) => a.index - b.index)
+  return make(ordered, "column", ordered[0]!.y1 - top.y2)
+}
+
+/** The row label of a cell: the text starting its line, left of every widget of the row. */
+const rowLabel = ({ rect, usable, obstacles }: Finder): Label | undefined => {
+  const row = obstacles.filter((o) => overlapY(o, rect) > 0.5 * Math.min(o.y2 - o.y1, rect.y2 - rect.y1) && o.x2 <= rect.x1 + 1)
+  const start = Math.min(rect.x1, ...row.map((o) => o.x1))
+  const candidates = usable.filter((p) => onLineOf(p, rect) && p.x2 <= start + 2 && start - p.x2 <= 400 && /\p{L}{2}/u.test(p.text))
+  const nearest = candidates.sort((a, b) => b.x2 - a.x2)[0]
+  if (!nearest) return undefined
+  return make(grow(nearest, usable, -1, obstacles), "left", rect.x1 - nearest.x2)
+}
+
+/**
+ * Which side the caption of each box is printed on, for boxes stacked one under another with one
+ * line of text between each two: that text is the label of the box below it (labels above) or of
+ * the box above it (captions under lines), and the ends of the stack tell which. Text above the
+ * top box but none under the bottom one means labels above, and the other way round captions
+ * below; with text at both ends, the end whose size differs from the text between the boxes is
+ * a heading, not a label. Stacks that do not tell follow the page's majority, else nothing.
+ */
+export const captionSides = (rects: ReadonlyArray<Rect>, phrases: ReadonlyArray<Phrase>): Array<CaptionSide | undefined> => {
+  const found = rects.map((rect, i) => {
+    const obstacles = rects.filter((_, j) => j !== i)
+    const finder: Finder = { rect, usable: usableFor({ rect, kind: "text", obstacles }, phrases), obstacles }
+    const besideIt = rect.x2 - rect.x1 < 20 || leftOf(finder, 3 * 12) !== undefined
+    return { besideIt, up: above(finder), down: below(finder, MAX_BELOW) }
+  })
+  const shares = (a: Label | undefined, b: Label | undefined) => a !== undefined && b !== undefined && a.phrases.some((p) => b.phrases.includes(p))
+  // The box right under each box whose text between them is the same.
+  const next = rects.map((rect, i) => {
+    if (found[i]!.besideIt) return undefined
+    const under = rects
+      .map((r, j) => ({ r, j }))
+      .filter(({ r, j }) => j !== i && !found[j]!.besideIt && r.y2 <= rect.y1 + 1 && overlapX(r, rect) >= 0.5 * Math.min(r.x2 - r.x1, rect.x2 - rect.x1))
+      .sort((a, b) => b.r.y2 - a.r.y2)[0]
+    return under && shares(found[i]!.down, found[under.j]!.up) ? under.j : undefined
+  })
+  const hasPrevious = new Set(next.filter((j): j is number => j !== undefined))
+  const sides: Array<CaptionSide | undefined> = rects.map(() => undefined)
+  const undecided: Array<number> = []
+  rects.forEach((_, start) => {
+    if (hasPrevious.has(start) || found[start]!.besideIt) return
+    const chain = [start]
+    for (let j = next[start]; j !== undefined && !chain.includes(j) && chain.length < 100; j = next[j]) chain.push(j)
+    let head = found[chain[0]!]!.up
+    let tail = found[chain[chain.length - 1]!]!.down
+    if (chain.length >= 2) {
+      // Text of another size than the text between the boxes is a heading or a note, not a label.
+      const between = chain.slice(0, -1).map((i) => found[i]!.down!.size).sort((a, b) => a - b)
+      const typical = between[Math.floor(between.length / 2)]!
+      if (head && Math.abs(head.size - typical) > 0.5) head = undefined
+      if (tail && Math.abs(tail.size - typical) > 0.5) tail = undefined
+    }
+    const side: CaptionSide | undefined = head && !tail ? "above" : tail && !head ? "below" : undefined
+    for (const i of chain) sides[i] = side
+    if (side === undefined && chain.length >= 2) undecided.push(...chain)
+  })
+  // Stacks that did not tell, and lone boxes, follow the stacks that did.
+  const decided = sides.filter((s): s is CaptionSide => s !== undefined)
+  const downs = decided.filter((s) => s === "below").length
+  const ups = decided.length - downs
+  const majority = downs > 2 * ups ? "below" : ups > 2 * downs ? "above" : undefined
+  for (const i of undecided) sides[i] = majority
+  return sides.map((s, i) => s ?? (found[i]!.up && found[i]!.down ? majority : undefined))
+}
+
+/**
+ * The box right before this one on its line when this one only continues it: they touch or
+ * nearly, have the same height, and nothing but punctuation ("-", "/") is printed between them.
+ */
+const continues = ({ rect, usable, obstacles }: Finder): Rect | undefined => {
+  const height = rect.y2 - rect.y1
+  // Parts of a value are short one-line boxes (cents, 2 or 4 digits); a wide or tall box is a field of its own.
+  if (rect.x2 - rect.x1 > 3.5 * height || height > 30) return undefined
+  const previous = obstacles
+    .filter((o) =>
+      o.x2 <= rect.x1 + 1 && rect.x1 - o.x2 <= Math.max(12, 0.6 * height) && Math.abs(o.y2 - o.y1 - height) <= 0.25 * height &&
+      overlapY(o, rect) >= 0.7 * height
+    )
+    .sort((a, b) => b.x2 - a.x2)[0]
+  if (!previous) return undefined
+  const between = usable.some((p) => overlapY(p, rect) > 0 && p.x1 >= previous.x2 - 1 && p.x2 <= rect.x1 + 1 && /\p{L}/u.test(p.text))
+  return between ? undefined : previous
+}
+
+/**
+ * Finds the label of one field among the page's phrases. On a right-to-left page (Arabic,
+ * Hebrew) labels sit to the right of their boxes and captions to the left of theirs: the page is
+ * read in a mirror, and what is found is mapped back.
+ */
+export const find = (query: LabelQuery, phrases: ReadonlyArray<Phrase>): Label | undefined => {
+  if (query.direction !== "rtl") return findLeftToRight(query, phrases)
+  const flip = <R extends Rect>(r: R): R => ({ ...r, x1: -r.x2, x2: -r.x1 })
+  const mirrored = phrases.map(flip)
+  const back = new Map(mirrored.map((m, i) => [m, phrases[i]!]))
+  const forth = new Map(phrases.map((p, i) => [p, mirrored[i]!]))
+  const obstacles = query.obstacles.map(flip)
+  const obstacleBack = new Map(obstacles.map((m, i) => [m as Rect, query.obstacles[i]!]))
+  const map = (list: ReadonlyArray<Phrase> | undefined) => list?.map((p) => forth.get(p) ?? p)
+  const found = findLeftToRight(
+    { ...query, rect: flip(query.rect), obstacles, exclude: map(query.exclude), claimed: map(query.claimed), direction: "ltr" },
+    mirrored
+  )
+  if (!found) return undefined
+  return {
+    ...found,
+    phrases: found.phrases.map((p) => back.get(p) ?? p),
+    follows: found.follows ? obstacleBack.get(found.follows) : undefined
+  }
+}
+
+/** Whether most letters of a page's text are in a right-to-left script. */
+export const rightToLeft = (phrases: ReadonlyArray<Phrase>): boolean => {
+  const text = phrases.map((p) => p.text).join("")
+  const rtl = text.match(/[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/gu)?.length ?? 0
+  const all = text.match(/\p{L}/gu)?.length ?? 0
+  return all > 0 && rtl > 0.5 * all
+}
+
+const findLeftToRight = (query: LabelQuery, phrases: ReadonlyArray<Phrase>): Label | undefined => {
+  const all = usableFor(query, phrases)
+  const claimed = new Set(query.claimed ?? [])
+  const finder: Finder = { rect: query.rect, usable: claimed.size === 0 ? all : all.filter((p) => !claimed.has(p)), obstacles: query.obstacles }
+  const sideways: Finder = { ...finder, usable: all, claimed }
+  const { rect } = query
+
+  if (query.kind === "check") {
+    return rightOf(finder) ?? leftOfBox(finder) ?? above(finder) ?? columnHeader(finder) ?? below(finder)
+  }
+
+  if (query.kind === "row") return leftOf(sideways, 6 * 12, true) ?? leftOf(sideways, MAX_LEFT, true)
+
+  const near = leftOf(sideways, 6 * 12, query.kind === "group")
+  const column = columnHeader(finder)
+  if (column) {
+    // A table cell: its row's label and its column's header name it together.
+    const row = near ?? rowLabel(finder)
+    if (!row || row.text === column.text) return column
+    return { ...column, text: `${row.text}: ${column.text}`, position: "column", phrases: [...row.phrases, ...column.phrases] }
+  }
+  if (near && near.distance <= 3 * near.size) return near
+  const within = inside(finder)
+  if (within) return within
+  const up = above(finder)
+  const down = query.kind === "group" ? undefined : below(finder, query.kind === "signature" ? 2 : MAX_BELOW)
+  const vertical = query.kind === "signature"
+    ? down ?? up
+    : query.captions === "below"
+    ? down
+    : query.captions === "above"
+    ? up
+    : up && down
+    ? down.distance + 1 < up.distance ? down : up
+    : up ?? down
+  if (near && (!vertical || near.distance <= 6 * near.size)) return near
+  if (vertical) return vertical
+  const follows = near ? undefined : continues(finder)
+  if (follows) return { text: "", position: "continued", distance: 0, size: 0, phrases: [], follows }
+  return leftOf(sideways, MAX_LEFT, query.kind === "group") ?? (query.kind !== "group" && rect.y2 - rect.y1 > 0 ? below(finder, 2) : undefined)
+}
+
+const MAX_LABEL = 120
+
+/** A label as people would name the field: no numbering, blanks, trailing colons or brackets. */
+export const clean = (text: string): string => {
+  let s = text
+    .normalize("NFC")
+    .replace(/\s+/g, " ")
+    .replace(/_{2,}|\.{3,}|…+/g, " ")
+    .replace(/\[\s*\]|[☐☑☒□■▢▣◻◼❏❐❑❒○●◯►▶•]/gu, " ")
+    // A combining mark with nothing to combine with (a stray accent drawn on its own).
+    .replace(/(^|\s)\p{M}+/gu, "$1")
+    .replace(/\s+/g, " ")
+    .trim()
+  // How to answer is no part of the question: "(select only one box)", "(check all that apply)".
+  s = s.replace(/\s*\((?:[^()]*\b(?:select|check|tick|mark|choose|cochez|cocher|ankreuzen|marque|marcar|seleccione)\b[^()]*)\)\s*/giu, " ").trim()
+  // Item numbers, possibly nested ("6.d.", "12a)", "(4)", "b."); "Part 2" and "Line 5" stay (they are words).
+  for (let guard = 0; guard < 3; guard++) {
+    const stripped = s.replace(/^(?:\(?\d{1,3}[a-z]?[.)](?:\s?[a-z][.)])?\s*|\(\d{1,3}[a-z]?\)\s*|\(?[a-z][.)]\s+)(?=\S)/i, "")
+    if (stripped === s) break
+    s = stripped
+  }
+  s = s
+    .replace(/^[\s:*•·–—,;.\uff1a\uff1b-]+/, "")
+    .replace(/[\s:*_.…,;–—\uff1a\uff1b-]+$/, "")
+    // A line letter and an operator in a boxed total ("Total additions B =").
+    .replace(/(?:\s+[A-Z])?\s*[=+±]+$/, "")
+    .trim()
+  if (!/\p{L}/u.test(s)) return ""
+  if (s.length > MAX_LABEL) {
+    const cut = s.lastIndexOf(" ", MAX_LABEL)
+    s = s.slice(0, cut > 40 ? cut : MAX_LABEL).replace(/[\s:,;–—-]+$/, "")
+  }
+  return s
+}

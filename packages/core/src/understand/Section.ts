@@ -1,0 +1,82 @@
+/**
+ * The section a field sits in: the headings printed above it in its column ("Part 3. Information
+ * About Your Spouse", "Mailing Address", "Paid Preparer Use Only"). A heading is told from a label
+ * by its look: numbered as a part or section, set in capitals, or larger than the page's text;
+ * and by its place: alone on its line rather than just before a box.
+ */
+import type { Phrase, Rect } from "./TextLayout.ts"
+import { centreInside, overlapY } from "./TextLayout.ts"
+
+/** A heading of a page. */
+export interface Heading {
+  readonly text: string
+  readonly rect: Rect
+  readonly size: number
+  /** 1: a numbered part or section (it carries over to the next pages); 2: any other heading. */
+  readonly level: 1 | 2
+}
+
+// "Part 2", "Section B", "Step 3", "Schedule A", "Teil 1", "Abschnitt 2", "Partie 3", "Sección 4", "Parte 1", "Cadre A", "I." ...
+const NUMBERED = /^(?:part|section|step|schedule|chapter|teil|abschnitt|schritt|partie|section|rubrique|cadre|volet|seccion|parte|apartado|paso|capitulo|bloque)\s+(?:[0-9]{1,2}[a-z]?|[ivxlc]{1,5}|[a-z])\b/i
+const ROMAN = /^[IVX]{1,4}[.)]\s+\p{L}/u
+
+const wordsOf = (text: string) => text.split(/\s+/).filter((w) => /\p{L}/u.test(w))
+
+/** The size most text of the page is set in (its body size). */
+export const bodySize = (phrases: ReadonlyArray<Phrase>): number => {
+  const weighted = new Map<number, number>()
+  for (const p of phrases) {
+    const size = Math.round(p.size * 2) / 2
+    weighted.set(size, (weighted.get(size) ?? 0) + p.text.length)
+  }
+  return [...weighted.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10
+}
+
+/**
+ * The headings of a page. `boxes` are the page's widgets: a phrase right before one on its line
+ * is that widget's label, never a heading; nor is text inside a widget.
+ */
+export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Rect>): ReadonlyArray<Heading> => {
+  const body = bodySize(phrases)
+  const out: Array<Heading> = []
+  for (const p of phrases) {
+    const text = p.text.trim()
+    const words = wordsOf(text)
+    if (words.length === 0 || words.length > 14 || text.length < 3) continue
+    if (boxes.some((b) => centreInside(p, b))) continue
+    const labelsBox = boxes.some((b) => overlapY(p, b) > 0.3 * (p.y2 - p.y1) && b.x1 - p.x2 >= -2 && b.x1 - p.x2 <= 4 * p.size)
+    if (labelsBox) continue
+    const numbered = NUMBERED.test(text) || ROMAN.test(text)
+    const letters = text.replace(/[^\p{L}]/gu, "")
+    const capitals = letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && words.length >= 2
+    const large = p.size >= 1.15 * body && words.length <= 12
+    if (!numbered && !capitals && !large) continue
+    // A sentence is not a heading, however it is set; nor is the middle of one.
+    if (!numbered && /[.;,]$/.test(text) && words.length > 6) continue
+    if (!numbered && !/^[\p{Lu}\p{N}(]/u.test(text)) continue
+    out.push({ text, rect: p, size: p.size, level: numbered ? 1 : 2 })
+  }
+  return out
+}
+
+/**
+ * The headings a field sits under, outermost first: the nearest numbered part or section above it
+ * (`carried`, from an earlier page, when this page has none above it), then the nearest other
+ * heading above it in its column, when that one comes after the numbered one.
+ */
+export const sectionOf = (rect: Rect, pageHeadings: ReadonlyArray<Heading>, carried?: Heading): ReadonlyArray<Heading> => {
+  // A heading covers a column: it starts before the field's right edge and does not end far left
+  // of it; a numbered part covers everything after it that starts to its right.
+  const covers = (h: Heading) => h.rect.x1 <= rect.x2 && (h.level === 1 || h.rect.x2 >= rect.x1 - 160)
+  const above = pageHeadings.filter((h) => h.rect.y1 >= rect.y2 - 2 && covers(h)).sort((a, b) => a.rect.y1 - b.rect.y1)
+  const part = above.find((h) => h.level === 1) ?? carried
+  const nearest = above[0]
+  const path: Array<Heading> = []
+  if (part) path.push(part)
+  if (nearest && nearest !== part && (part === undefined || part === carried || nearest.rect.y1 < part.rect.y1)) path.push(nearest)
+  return path
+}
+
+/** The numbered heading a page ends under, to carry to the next page. */
+export const lastNumbered = (pageHeadings: ReadonlyArray<Heading>, carried?: Heading): Heading | undefined =>
+  [...pageHeadings].filter((h) => h.level === 1).sort((a, b) => a.rect.y1 - b.rect.y1)[0] ?? carried

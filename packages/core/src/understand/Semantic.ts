@@ -1,0 +1,117 @@
+/**
+ * What a field means: its semantic type (one taxonomy, `Vocabulary.semanticTypes`), whose value it
+ * holds (its role: the person filling the form, their spouse, a dependent, an employer, a
+ * preparer, an official...), and how the value is written. Worked out from the field's label,
+ * the headings of its section and its own properties.
+ */
+import type { FormField } from "../FormField.ts"
+import * as FieldFormat from "./FieldFormat.ts"
+import type { Role, SemanticType } from "./Vocabulary.ts"
+import * as Vocabulary from "./Vocabulary.ts"
+
+/** What was understood of a field's meaning; the wire shape of `FormField.semantic`. */
+export interface FieldSemantic {
+  readonly type: SemanticType
+  readonly role: Role
+  /** 1-based, for `role: "dependent"`: which dependent (the table row, or the number in the label). */
+  readonly dependent_index?: number
+  /** The headings the field sits under, outermost first. */
+  readonly section?: ReadonlyArray<string>
+  readonly format?: FieldFormat.FieldFormat
+}
+
+/** Everything `describe` looks at for one field. */
+export interface SemanticInput {
+  readonly field: FormField
+  /** The name given to the field (its /TU, else the printed label, else the partial name). */
+  readonly label: string
+  /** The label printed next to the field, when one was found (may differ from a /TU). */
+  readonly printed?: string | undefined
+  /** The field's cleaned partial name (`dateOfBirth` → "Date of birth"): a last resort for its type. */
+  readonly partialName: string
+  /** Captions of a radio group's or check box's options. */
+  readonly captions?: ReadonlyArray<string> | undefined
+  /** The question a check box of a group answers ("Marital status" over "☐ Single ☐ Married"). */
+  readonly question?: string | undefined
+  readonly section?: ReadonlyArray<string> | undefined
+  /** Text inside or right under the box: format hints ("mm/dd/yyyy"). */
+  readonly hints?: string | undefined
+  /** A signature field or a signature line is on the same line or right above or below. */
+  readonly nearSignature?: boolean | undefined
+  readonly formDateOrder?: FieldFormat.DateOrder | undefined
+  readonly pageCapitals?: boolean | undefined
+  /** The field is one of several boxes on a line that hold one value between them. */
+  readonly segment?: { readonly index: number; readonly count: number } | undefined
+}
+
+/** A long /TU's segments, last first ("Part 1. ... Mailing Address. 6. D. Enter City or Town."). */
+const segments = (text: string): ReadonlyArray<string> =>
+  text
+    .split(/(?<=[.:?])\s+|\s+-\s+/)
+    .map((s) => s.trim())
+    .filter((s) => /\p{L}{2}/u.test(s))
+    .reverse()
+
+const firstKnown = (texts: ReadonlyArray<string | undefined>): SemanticType => {
+  for (const text of texts) {
+    if (text === undefined || text.trim() === "") continue
+    const type = Vocabulary.typeOf(text)
+    if (type !== "unknown") return type
+  }
+  return "unknown"
+}
+
+/** The type of a field from its printed label, then the segments of its name, then its partial name. */
+export const typeOf = (input: SemanticInput): SemanticType => {
+  const { field } = input
+  if (field.form_type === "Signature") return "signature"
+  if (field.form_type === "PushButton") return "unknown"
+  const fromLabels = firstKnown([...segments(input.printed ?? ""), input.printed, ...segments(input.label), input.label, input.question])
+  const choice = field.form_type === "RadioButton" || field.form_type === "CheckBox" || field.form_type === "ComboBox" || field.form_type === "ListBox"
+  const fromOptions = choice
+    ? Vocabulary.typeOfOptions([...(input.captions ?? []), ...(field.options ?? []).flatMap((o) => [o.label, o.value])])
+    : "unknown"
+  // A check box captioned "Married" is about marital status even when its group has no label.
+  const type = fromLabels !== "unknown" && !(choice && fromOptions !== "unknown" && fromLabels === "full_name") ? fromLabels : fromOptions
+  const resolved = type !== "unknown" ? type : firstKnown([input.partialName])
+  // A bare "Date" beside a signature is the date of signing.
+  return resolved === "date" && input.nearSignature ? "signature_date" : resolved
+}
+
+/** The role of a field: named in its label first, else by the nearest heading of its section. */
+export const roleOf = (input: SemanticInput): Role => {
+  const sources = [input.printed, ...segments(input.label).slice(0, 2), ...[...(input.section ?? [])].reverse(), input.label]
+  for (const text of sources) {
+    if (text === undefined) continue
+    const role = Vocabulary.roleOf(text)
+    if (role) return role
+  }
+  return "self"
+}
+
+/** What a field means, as far as its label and section tell. */
+export const describe = (input: SemanticInput): FieldSemantic => {
+  const type = typeOf(input)
+  const role = roleOf(input)
+  const index = role === "dependent"
+    ? Vocabulary.dependentIndexOf(input.printed ?? "") ?? Vocabulary.dependentIndexOf(input.label) ??
+      [...(input.section ?? [])].reverse().map(Vocabulary.dependentIndexOf).find((n) => n !== undefined)
+    : undefined
+  const format = FieldFormat.formatOf({
+    type,
+    label: input.printed ? `${input.printed} ${input.label}` : input.label,
+    hints: input.hints ?? "",
+    maxLength: input.field.max_length,
+    comb: input.field.comb,
+    formDateOrder: input.formDateOrder,
+    pageCapitals: input.pageCapitals && (input.field.form_type === "Text" || input.field.form_type === "ComboBox"),
+    segment: input.segment
+  })
+  return {
+    type,
+    role,
+    ...(index !== undefined ? { dependent_index: index } : {}),
+    ...(input.section && input.section.length > 0 ? { section: input.section } : {}),
+    ...(format ? { format } : {})
+  }
+}

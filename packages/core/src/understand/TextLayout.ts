@@ -1,0 +1,186 @@
+/**
+ * Page text as a reader sees it: pdf.js hands out runs of any size (a whole line, a word, one
+ * glyph, a small-caps "N" then "AME"), so runs on one baseline are joined into words and words
+ * into phrases, and a phrase ends where a gap wider than a word space, a blank to write on
+ * (`_____`, `.....`) or a printed box (`☐`, `[ ]`) separates two labels.
+ */
+import type { TextRun } from "../pdf/PageText.ts"
+
+/** An axis-aligned rectangle in PDF user space (origin bottom-left), `x1 < x2`, `y1 < y2`. */
+export interface Rect {
+  readonly x1: number
+  readonly y1: number
+  readonly x2: number
+  readonly y2: number
+}
+
+/** Text on one baseline with no wide gap inside: a label, a heading, a caption or a sentence. */
+export interface Phrase extends Rect {
+  readonly text: string
+  /** Baseline. */
+  readonly y: number
+  /** Font size. */
+  readonly size: number
+  /** Position in reading order (top to bottom, left to right); phrases of a line are consecutive. */
+  readonly index: number
+  /** The line (0 at the top) the phrase is on. */
+  readonly line: number
+}
+
+/** A rectangle from `[x1, y1, x2, y2]` in any corner order. */
+export const rectOf = (box: ReadonlyArray<number>): Rect => {
+  const [a = 0, b = 0, c = 0, d = 0] = box
+  return { x1: Math.min(a, c), y1: Math.min(b, d), x2: Math.max(a, c), y2: Math.max(b, d) }
+}
+
+/** Share of the font size below the baseline and above it that glyphs usually cover. */
+const DESCENT = 0.22
+const ASCENT = 0.78
+
+// Blanks and boxes printed between labels: they end a phrase and are never part of one.
+const SEPARATOR = /_{3,}|\.{4,}|…{2,}|(?:\. ){3,}|[☐☑☒□■▢▣◻◼❏❐❑❒○●◯]|\[\s*\]/gu
+
+interface Piece {
+  readonly text: string
+  readonly x1: number
+  readonly x2: number
+  readonly y: number
+  readonly size: number
+  /** The run began or ended with white space: the next piece starts a new word. */
+  readonly spaceBefore: boolean
+  readonly spaceAfter: boolean
+}
+
+/** The parts of a run between separators, with extents estimated by character count. */
+const piecesOf = (run: TextRun): ReadonlyArray<Piece> => {
+  const size = run.height > 0 ? run.height : 10
+  const chars = Array.from(run.text)
+  if (chars.length === 0) return []
+  const advance = run.width > 0 ? run.width / chars.length : size * 0.5
+  const pieces: Array<Piece> = []
+  const push = (from: number, to: number) => {
+    const part = chars.slice(from, to).join("")
+    const trimmedStart = part.length - part.trimStart().length
+    const trimmedEnd = part.length - part.trimEnd().length
+    const text = part.trim()
+    if (text === "") return
+    const start = from + Array.from(part.slice(0, trimmedStart)).length
+    const end = to - Array.from(part.slice(part.length - trimmedEnd)).length
+    pieces.push({
+      text,
+      x1: run.x + start * advance,
+      x2: run.x + end * advance,
+      y: run.y,
+      size,
+      spaceBefore: trimmedStart > 0 || from > 0,
+      spaceAfter: trimmedEnd > 0 || to < chars.length
+    })
+  }
+  const joined = chars.join("")
+  const indexOf = (utf16: number) => Array.from(joined.slice(0, utf16)).length
+  let from = 0
+  for (const match of joined.matchAll(SEPARATOR)) {
+    const start = indexOf(match.index)
+    push(from, start)
+    from = indexOf(match.index + match[0].length)
+  }
+  push(from, chars.length)
+  // A run that pdf.js measured precisely keeps its exact ends when nothing was cut out of it.
+  if (pieces.length === 1 && from === 0) {
+    const only = pieces[0]!
+    if (only.text.length === chars.length) return [{ ...only, x1: run.x, x2: run.x + run.width }]
+  }
+  return pieces
+}
+
+/** Gap above which two pieces of a line belong to different phrases, as a share of the font size. */
+const PHRASE_GAP = 1.1
+/** Gap below which two pieces are one word (no space between them). */
+const LETTER_GAP = 0.12
+
+/**
+ * The phrases of a page in reading order. Runs whose baselines differ by less than a third of
+ * their size share a line; pieces of a line closer than about a word space join into a phrase.
+ */
+export const phrases = (runs: ReadonlyArray<TextRun>): ReadonlyArray<Phrase> => {
+  const pieces = runs.flatMap(piecesOf).filter((p) => Number.isFinite(p.x1) && Number.isFinite(p.y))
+  pieces.sort((p, q) => q.y - p.y || p.x1 - q.x1)
+  const lines: Array<{ y: number; size: number; pieces: Array<Piece> }> = []
+  for (const piece of pieces) {
+    // Sorted by baseline, so only the last lines can take this piece.
+    let home: (typeof lines)[number] | undefined
+    for (let i = lines.length - 1; i >= 0 && i >= lines.length - 3; i--) {
+      const line = lines[i]!
+      if (Math.abs(line.y - piece.y) <= Math.max(1, 0.3 * Math.min(line.size, piece.size))) {
+        home = line
+        break
+      }
+    }
+    if (home) {
+      home.pieces.push(piece)
+      home.size = Math.max(home.size, piece.size)
+    } else lines.push({ y: piece.y, size: piece.size, pieces: [piece] })
+  }
+  const out: Array<Phrase> = []
+  lines.forEach((line, lineIndex) => {
+    const sorted = line.pieces.sort((p, q) => p.x1 - q.x1)
+    let current: { texts: Array<string>; x1: number; x2: number; y: number; size: number; last: Piece } | undefined
+    const flush = () => {
+      if (!current) return
+      // Right-to-left words read from the right: their pieces join in the other order.
+      const parts = rightToLeft(current.texts.join("")) ? [...current.texts].map((t) => t.trim()).reverse().join(" ") : current.texts.join("")
+      const text = parts.replace(/\s+/g, " ").trim()
+      if (text !== "") {
+        out.push({
+          text,
+          x1: current.x1,
+          x2: current.x2,
+          y: current.y,
+          y1: current.y - DESCENT * current.size,
+          y2: current.y + ASCENT * current.size,
+          size: current.size,
+          index: out.length,
+          line: lineIndex
+        })
+      }
+      current = undefined
+    }
+    for (const piece of sorted) {
+      if (current) {
+        const size = Math.min(current.size, piece.size)
+        const gap = piece.x1 - current.x2
+        if (gap > PHRASE_GAP * size) flush()
+        else if (piece.x2 <= current.x2 && piece.text === current.last.text) continue // fake bold: the same text drawn twice
+        else {
+          const glued = gap < LETTER_GAP * size && !current.last.spaceAfter && !piece.spaceBefore
+          current.texts.push(glued ? piece.text : ` ${piece.text}`)
+          current.x2 = Math.max(current.x2, piece.x2)
+          current.size = Math.max(current.size, piece.size)
+          current.last = piece
+          continue
+        }
+      }
+      current = { texts: [piece.text], x1: piece.x1, x2: piece.x2, y: piece.y, size: piece.size, last: piece }
+    }
+    flush()
+  })
+  return out
+}
+
+const rightToLeft = (text: string): boolean => {
+  const rtl = text.match(/[\p{Script=Arabic}\p{Script=Hebrew}]/gu)?.length ?? 0
+  return rtl > 0 && rtl >= 0.5 * (text.match(/\p{L}/gu)?.length ?? 0)
+}
+
+/** Horizontal overlap of two extents, in points (negative when apart). */
+export const overlapX = (a: { x1: number; x2: number }, b: { x1: number; x2: number }): number => Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1)
+
+/** Vertical overlap of two extents, in points (negative when apart). */
+export const overlapY = (a: { y1: number; y2: number }, b: { y1: number; y2: number }): number => Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1)
+
+/** Whether the centre of `inner` lies inside `outer`. */
+export const centreInside = (inner: Rect, outer: Rect): boolean => {
+  const cx = (inner.x1 + inner.x2) / 2
+  const cy = (inner.y1 + inner.y2) / 2
+  return cx > outer.x1 && cx < outer.x2 && cy > outer.y1 && cy < outer.y2
+}

@@ -1,0 +1,459 @@
+/**
+ * Field understanding for a whole form: for every field its label (the /TU, else the printed
+ * label found from page text and geometry, else a cleaned partial name), its radio options'
+ * captions, its section and role, its meaning and its format. Pure: it takes the fields as read
+ * from the PDF and the pages' text, and returns what it understood of each.
+ */
+import type { FormField } from "../FormField.ts"
+import type { PageText } from "../pdf/PageText.ts"
+import * as FieldFormat from "./FieldFormat.ts"
+import * as FieldLabel from "./FieldLabel.ts"
+import * as Section from "./Section.ts"
+import * as Semantic from "./Semantic.ts"
+import type { Phrase, Rect } from "./TextLayout.ts"
+import * as TextLayout from "./TextLayout.ts"
+import * as Vocabulary from "./Vocabulary.ts"
+
+/** One widget of a field: where it is and, for buttons, the value its on-state stands for. */
+export interface WidgetPlace {
+  readonly page: number
+  readonly rect: Rect
+  readonly value?: string | undefined
+}
+
+/** A field as read from the PDF, before understanding. */
+export interface FieldInput {
+  readonly field: FormField
+  /** The field's /TU, when it has a non-blank one. */
+  readonly tooltip?: string | undefined
+  /** The name to fall back on when neither /TU nor page text names the field (a cleaned partial name). */
+  readonly fallbackName: string
+  readonly widgets: ReadonlyArray<WidgetPlace>
+}
+
+/** Where a field's name came from. */
+export type LabelSource = "tooltip" | "text" | "name"
+
+/** What was understood of one field. */
+export interface Understood {
+  readonly label: string
+  readonly source: LabelSource
+  /** Where the printed label was found (for `source: "text"`). */
+  readonly position?: FieldLabel.LabelPosition | undefined
+  /** Caption printed by each option of a radio group or check box, by export value. */
+  readonly captions: ReadonlyMap<string, string>
+  readonly semantic: Semantic.FieldSemantic
+}
+
+export interface Options {
+  /** Name fields by their /TU when they have one (default true); off, every label is inferred. */
+  readonly useTooltips?: boolean
+}
+
+/** A page prepared once for all of its fields. */
+export interface PageLayout {
+  readonly page: number
+  readonly phrases: ReadonlyArray<Phrase>
+  readonly direction: "ltr" | "rtl"
+}
+
+/**
+ * Pages past these sizes are not read for labels (their fields keep their /TU or partial names):
+ * naming compares every field with the text and the widgets around it, so a hostile page of
+ * tens of thousands of widgets or text items must not cost minutes.
+ */
+const MAX_WIDGETS_PER_PAGE = 3_000
+const MAX_RUNS_PER_PAGE = 30_000
+
+/** Phrases of every page, by page number. */
+export const layoutPages = (pages: ReadonlyArray<PageText>): ReadonlyMap<number, PageLayout> =>
+  new Map(pages.filter((text) => text.runs.length <= MAX_RUNS_PER_PAGE).map((text) => {
+    const phrases = TextLayout.phrases(text.runs)
+    return [text.page, { page: text.page, phrases, direction: FieldLabel.rightToLeft(phrases) ? "rtl" : "ltr" }]
+  }))
+
+const kindOf = (field: FormField): FieldLabel.LabelKind | undefined => {
+  switch (field.form_type) {
+    case "CheckBox":
+    case "RadioButton":
+      return "check"
+    case "Signature":
+      return "signature"
+    case "PushButton":
+      return undefined
+    default:
+      return "text"
+  }
+}
+
+const sameRect = (a: Rect, b: Rect) => a.x1 === b.x1 && a.y1 === b.y1 && a.x2 === b.x2 && a.y2 === b.y2
+
+const union = (rects: ReadonlyArray<Rect>): Rect => ({
+  x1: Math.min(...rects.map((r) => r.x1)),
+  y1: Math.min(...rects.map((r) => r.y1)),
+  x2: Math.max(...rects.map((r) => r.x2)),
+  y2: Math.max(...rects.map((r) => r.y2))
+})
+
+const usableRect = (r: Rect) => r.x2 - r.x1 > 0.5 && r.y2 - r.y1 > 0.5
+
+/**
+ * Understands every field of a form. `inputs` in document order; `pages` the text of each page
+ * (pages without text, or missing, leave their fields to the /TU or the partial name).
+ */
+export const understand = (
+  inputs: ReadonlyArray<FieldInput>,
+  pages: ReadonlyArray<PageText>,
+  options: Options = {}
+): ReadonlyArray<Understood> => {
+  const useTooltips = options.useTooltips ?? true
+  // Every widget of a page is an obstacle for the labels of the others.
+  const widgetsByPage = new Map<number, Array<{ owner: number; rect: Rect }>>()
+  inputs.forEach((input, owner) => {
+    for (const w of input.widgets) {
+      if (!usableRect(w.rect)) continue
+      const list = widgetsByPage.get(w.page) ?? []
+      list.push({ owner, rect: w.rect })
+      widgetsByPage.set(w.page, list)
+    }
+  })
+  const crowded = new Set([...widgetsByPage.entries()].filter(([, list]) => list.length > MAX_WIDGETS_PER_PAGE).map(([page]) => page))
+  const layouts = new Map([...layoutPages(pages)].filter(([page]) => !crowded.has(page)))
+  // Caption sides of the text boxes of each page, by widget rectangle.
+  const captionSides = new Map<Rect, FieldLabel.CaptionSide | undefined>()
+  const sidesDone = new Set<number>()
+  const captionSideOf = (page: number, rect: Rect) => {
+    if (!sidesDone.has(page)) {
+      sidesDone.add(page)
+      const layout = layouts.get(page)
+      const boxes = inputs
+        .filter((i) => kindOf(i.field) === "text" || kindOf(i.field) === "signature")
+        .flatMap((i) => i.widgets.filter((w) => w.page === page && usableRect(w.rect)).map((w) => w.rect))
+      if (layout) FieldLabel.captionSides(boxes, layout.phrases).forEach((side, i) => captionSides.set(boxes[i]!, side))
+    }
+    return captionSides.get(rect)
+  }
+
+  const query = (
+    page: number,
+    rect: Rect,
+    kind: FieldLabel.LabelKind,
+    ignore: ReadonlyArray<Rect>,
+    exclude?: ReadonlyArray<Phrase>,
+    claimed?: ReadonlyArray<Phrase>
+  ): FieldLabel.Label | undefined => {
+    const layout = layouts.get(page)
+    if (!layout) return undefined
+    const all = widgetsByPage.get(page) ?? []
+    return FieldLabel.find(
+      {
+        rect,
+        kind,
+        obstacles: all.filter((w) => !ignore.some((r) => sameRect(r, w.rect))).map((w) => w.rect),
+        captions: captionSideOf(page, rect),
+        exclude,
+        claimed,
+        direction: layout.direction
+      },
+      layout.phrases
+    )
+  }
+
+  // Captions first: the text beside a check box is its caption, never another field's label.
+  const captionsOf = inputs.map((input) => {
+    if (kindOf(input.field) !== "check") return []
+    return input.widgets
+      .filter((w) => usableRect(w.rect) && layouts.has(w.page))
+      .map((w) => ({ widget: w, caption: query(w.page, w.rect, "check", [w.rect]) }))
+  })
+  const captionPhrases = new Map<number, Array<Phrase>>()
+  for (const list of captionsOf) {
+    for (const { widget, caption } of list) {
+      if (!caption) continue
+      const taken = captionPhrases.get(widget.page) ?? []
+      taken.push(...caption.phrases)
+      captionPhrases.set(widget.page, taken)
+    }
+  }
+
+  const found = inputs.map((input, index) => {
+    const kind = kindOf(input.field)
+    const captions = new Map<string, string>()
+    const widgets = input.widgets.filter((w) => usableRect(w.rect) && layouts.has(w.page))
+    const first = widgets[0]
+    let found: FieldLabel.Label | undefined
+    if (kind !== undefined && first !== undefined) {
+      const taken = captionPhrases.get(first.page) ?? []
+      if (kind === "check") {
+        const onPage = captionsOf[index]!.filter((c) => c.widget.page === first.page)
+        for (const { widget, caption } of onPage) {
+          if (caption && widget.value !== undefined && !captions.has(widget.value)) captions.set(widget.value, caption.text)
+        }
+        // A group: its question is beside or above all of its options, not any one caption.
+        found = onPage.length > 1 ? query(first.page, union(onPage.map((c) => c.widget.rect)), "group", [], taken) : onPage[0]?.caption
+      } else found = query(first.page, first.rect, kind, [first.rect], undefined, taken)
+    }
+    return { found, captions }
+  })
+
+  // A box that continues the one before it (cents, the parts of a split number) shares its label.
+  const ownerOf = new Map<Rect, number>()
+  for (const list of widgetsByPage.values()) for (const w of list) ownerOf.set(w.rect, w.owner)
+  const previousOf = found.map((f) => (f.found?.follows ? ownerOf.get(f.found.follows) : undefined))
+  const chainOf = (index: number): Array<number> => {
+    const chain = [index]
+    for (let p = previousOf[index]; p !== undefined && !chain.includes(p) && chain.length < 12; p = previousOf[p]) chain.unshift(p)
+    return chain
+  }
+  const chainLength = new Map<number, number>()
+  found.forEach((_, i) => {
+    const chain = chainOf(i)
+    if (chain.length > 1) chainLength.set(chain[0]!, Math.max(chainLength.get(chain[0]!) ?? 1, chain.length))
+  })
+
+  const labels = inputs.map((input, index) => {
+    const chain = chainOf(index)
+    const head = chain[0]!
+    const own = found[index]!.found
+    const printed = chain.length > 1 ? found[head]!.found : own
+    const tooltip = useTooltips ? input.tooltip : undefined
+    const text = printed?.text !== undefined && printed.text !== "" ? printed.text : undefined
+    const source: LabelSource = tooltip ? "tooltip" : text ? "text" : "name"
+    const label = tooltip ?? text ?? (chain.length > 1 ? inputs[head]!.fallbackName : input.fallbackName)
+    const count = chainLength.get(head)
+    const segment = count !== undefined && count > 1 ? { index: chain.length, count } : undefined
+    return { label, source, position: own?.position, captions: found[index]!.captions, found: text !== undefined ? printed : undefined, segment }
+  })
+
+  // Check boxes listed together under one question ("Rationale: ☐ A ☐ B", "Smoker? ☐ Yes ☐ No"):
+  // the question is the innermost heading of each; a caption that says nothing alone ("Yes",
+  // "Other") is named with it.
+  const groupQuestions = checkBoxQuestions(inputs, captionsOf, (page, rect, kind, exclude) => query(page, rect, kind, [], exclude), captionPhrases)
+  const names = labels.map((l, i) => {
+    const question = groupQuestions.get(i)
+    return question && l.source === "text" && Vocabulary.saysNothingAlone(l.label) ? { ...l, label: `${question}: ${l.label}` } : l
+  })
+
+  // Sections: the headings of every page, a numbered part carried over to the pages after it.
+  const sectionsByPage = new Map<number, { headings: ReadonlyArray<Section.Heading>; carried?: Section.Heading | undefined }>()
+  let carried: Section.Heading | undefined
+  for (const page of [...layouts.keys()].sort((a, b) => a - b)) {
+    const layout = layouts.get(page)!
+    const boxes = (widgetsByPage.get(page) ?? []).map((w) => w.rect)
+    const headings = Section.headings(layout.phrases, boxes)
+    sectionsByPage.set(page, { headings, carried })
+    carried = Section.lastNumbered(headings, carried)
+  }
+
+  // Dates: the order the form spells somewhere ("mm/dd/yyyy"), else the one of its language.
+  const allText = [...layouts.values()].map((l) => l.phrases.map((p) => p.text).join(" ")).join("\n")
+  const language = Vocabulary.languageOf(allText)
+  const spelled = [...layouts.values()].flatMap((l) => l.phrases.map((p) => FieldFormat.datePattern(p.text))).filter((p) => p !== undefined)
+  const orders = spelled.map(FieldFormat.orderOf).filter((o) => o !== undefined)
+  const formDateOrder = mostCommon(orders) ?? FieldFormat.orderOfLanguage(language)
+  const capitalsByPage = new Map([...layouts.entries()].map(([page, l]) => [page, FieldFormat.asksForCapitals(l.phrases.map((p) => p.text).join(" "))]))
+
+  const signatures = inputs.flatMap((input) => (input.field.form_type === "Signature" ? input.widgets : []))
+  const nearSignature = (page: number, rect: Rect): boolean => {
+    const close = (r: Rect) => r.y1 <= rect.y2 + 30 && r.y2 >= rect.y1 - 30
+    if (signatures.some((w) => w.page === page && close(w.rect))) return true
+    const layout = layouts.get(page)
+    return layout?.phrases.some((p) => close(p) && Math.abs(p.x1 - rect.x1) < 300 && SIGNATURE_WORD.test(p.text)) ?? false
+  }
+
+  const semantics = names.map((l, i) => {
+    const input = inputs[i]!
+    const first = input.widgets.find((w) => usableRect(w.rect) && layouts.has(w.page))
+    const place = sectionsByPage.get(first?.page ?? -1)
+    const headings = first && place ? Section.sectionOf(first.rect, place.headings, place.carried).map((h) => h.text) : []
+    const question = groupQuestions.get(i)
+    const section = question ? [...headings, question] : headings
+    const hints = first ? hintsNear(layouts.get(first.page)!.phrases, first.rect) : ""
+    return Semantic.describe({
+      field: input.field,
+      label: l.label,
+      printed: l.found?.text,
+      partialName: input.fallbackName,
+      captions: [...l.captions.values()],
+      question,
+      section,
+      hints,
+      nearSignature: first ? nearSignature(first.page, first.rect) : false,
+      formDateOrder,
+      pageCapitals: first ? capitalsByPage.get(first.page) : false,
+      segment: l.segment
+    })
+  })
+
+  const qualifiedNames = qualified(names, semantics, inputs.map((input) => input.field.page))
+  const explicit = names.map((l) => Vocabulary.roleOf(l.found?.text ?? l.label))
+  const inRow = withRowRoles(inputs, semantics, explicit)
+  return withRowIndexes(inputs, inRow).map((semantic, i) => ({
+    label: qualifiedNames[i]!,
+    source: labels[i]!.source,
+    position: labels[i]!.position,
+    captions: labels[i]!.captions,
+    semantic
+  }))
+}
+
+/**
+ * The question each check box of a group answers, by field index: boxes of one size in a row on
+ * one line, or in a column one under another, each its own field, with its caption beside it.
+ * The question is the label of the whole group (before a row; before or above a column), never
+ * one of the captions.
+ */
+const checkBoxQuestions = (
+  inputs: ReadonlyArray<FieldInput>,
+  captionsOf: ReadonlyArray<ReadonlyArray<{ readonly widget: WidgetPlace; readonly caption: FieldLabel.Label | undefined }>>,
+  ask: (page: number, rect: Rect, kind: FieldLabel.LabelKind, exclude: ReadonlyArray<Phrase>) => FieldLabel.Label | undefined,
+  captionPhrases: ReadonlyMap<number, ReadonlyArray<Phrase>>
+): ReadonlyMap<number, string> => {
+  const boxes = inputs.flatMap((input, i) => {
+    const list = captionsOf[i]!
+    return input.field.form_type === "CheckBox" && list.length === 1 && list[0]!.caption ? [{ i, ...list[0]!, caption: list[0]!.caption }] : []
+  })
+  const parent = boxes.map((_, k) => k)
+  const find = (k: number): number => (parent[k] === k ? k : (parent[k] = find(parent[k]!)))
+  const orientation = new Map<number, "row" | "group">()
+  boxes.forEach((a, ka) => {
+    const ra = a.widget.rect
+    const h = ra.y2 - ra.y1
+    boxes.forEach((b, kb) => {
+      if (kb <= ka || a.widget.page !== b.widget.page) return
+      const rb = b.widget.rect
+      if (Math.abs(rb.y2 - rb.y1 - h) > 0.3 * h) return
+      const sameRow = TextLayout.overlapY(ra, rb) >= 0.5 * h && Math.abs(rb.x1 - ra.x1) <= 250
+      const sameColumn = Math.abs(rb.x1 - ra.x1) <= 3 && Math.abs(rb.y1 - ra.y1) <= 2.6 * Math.max(h, a.caption.size)
+      if (!sameRow && !sameColumn) return
+      const root = find(ka)
+      parent[find(kb)] = root
+      if (sameColumn) orientation.set(root, "group")
+    })
+  })
+  const groups = new Map<number, Array<number>>()
+  boxes.forEach((_, k) => groups.set(find(k), [...(groups.get(find(k)) ?? []), k]))
+  const out = new Map<number, string>()
+  for (const [root, members] of groups) {
+    if (members.length < 2) continue
+    const first = boxes[members[0]!]!
+    const page = first.widget.page
+    const area = union(members.flatMap((k) => [boxes[k]!.widget.rect, ...boxes[k]!.caption.phrases]))
+    const column = [...orientation.entries()].some(([r, o]) => o === "group" && find(r) === find(root))
+    const question = ask(page, area, column ? "group" : "row", captionPhrases.get(page) ?? [])
+    if (!question) continue
+    for (const k of members) out.set(boxes[k]!.i, question.text)
+  }
+  return out
+}
+
+/**
+ * Printed labels that several fields share ("City or Town" under a mailing and a physical
+ * address) are told apart by the nearest heading of each one's section, when those differ:
+ * "Mailing Address: City or Town". Tooltips and names are left as they are.
+ */
+const qualified = (
+  labels: ReadonlyArray<{ readonly label: string; readonly source: LabelSource; readonly position?: FieldLabel.LabelPosition | undefined }>,
+  semantics: ReadonlyArray<Semantic.FieldSemantic>,
+  pagesOf: ReadonlyArray<number>
+): ReadonlyArray<string> => {
+  const key = (text: string) => Vocabulary.normalize(text).trim()
+  const groups = new Map<string, Array<number>>()
+  labels.forEach((l, i) => {
+    if (l.source !== "text") return
+    const list = groups.get(key(l.label)) ?? []
+    list.push(i)
+    groups.set(key(l.label), list)
+  })
+  const names = labels.map((l) => l.label)
+  const headingOf = (i: number) => semantics[i]!.section?.at(-1)
+  for (const all of groups.values()) {
+    // Only where one page shows the same label under two headings; table cells have their row and column.
+    const members = all.filter((i) => labels[i]!.position !== "column")
+    const pages = new Map<number, Array<number>>()
+    for (const i of members) pages.set(pagesOf[i]!, [...(pages.get(pagesOf[i]!) ?? []), i])
+    const ambiguous = [...pages.values()]
+      .filter((onPage) => onPage.every((i) => headingOf(i) !== undefined) && new Set(onPage.map(headingOf)).size >= 2)
+      .flat()
+    for (const i of ambiguous) {
+      const heading = headingOf(i)
+      if (heading && key(heading) !== key(names[i]!)) names[i] = `${FieldLabel.clean(heading)}: ${names[i]}`
+    }
+  }
+  return names
+}
+
+/**
+ * A field whose own label names nobody ("Last name", "Relationship") on the line of one whose
+ * label does ("Spouse's first name", a dependent's row) is that person's too.
+ */
+const withRowRoles = (
+  inputs: ReadonlyArray<FieldInput>,
+  semantics: ReadonlyArray<Semantic.FieldSemantic>,
+  explicit: ReadonlyArray<Vocabulary.Role | undefined>
+): ReadonlyArray<Semantic.FieldSemantic> =>
+  semantics.map((s, i) => {
+    if (explicit[i] !== undefined) return s
+    const w = inputs[i]!.widgets[0]
+    if (!w) return s
+    const h = w.rect.y2 - w.rect.y1
+    const before = inputs
+      .map((input, j) => ({ j, r: input.widgets[0] }))
+      .filter(({ j, r }) =>
+        j !== i && r !== undefined && r.page === w.page && explicit[j] !== undefined && r.rect.x2 <= w.rect.x1 + 2 &&
+        TextLayout.overlapY(r.rect, w.rect) >= 0.5 * Math.min(h, r.rect.y2 - r.rect.y1)
+      )
+      .sort((a, b) => b.r!.rect.x2 - a.r!.rect.x2)[0]
+    if (!before) return s
+    const role = semantics[before.j]!.role
+    const index = semantics[before.j]!.dependent_index
+    const { dependent_index: _, ...rest } = s
+    return role === "dependent" && index !== undefined ? { ...rest, role, dependent_index: index } : { ...rest, role }
+  })
+
+/**
+ * Dependents listed in a table: the fields of one column (same type, same left edge) on a page
+ * are numbered by their row, top first, when no label numbers them.
+ */
+const withRowIndexes = (
+  inputs: ReadonlyArray<FieldInput>,
+  semantics: ReadonlyArray<Semantic.FieldSemantic>
+): ReadonlyArray<Semantic.FieldSemantic> => {
+  const columns = new Map<string, Array<number>>()
+  semantics.forEach((s, i) => {
+    if (s.role !== "dependent" || s.dependent_index !== undefined) return
+    const input = inputs[i]!
+    const w = input.widgets[0]
+    if (!w) return
+    const key = `${w.page}:${s.type}:${input.field.form_type}:${Math.round(w.rect.x1 / 4)}`
+    const list = columns.get(key) ?? []
+    list.push(i)
+    columns.set(key, list)
+  })
+  const index = new Map<number, number>()
+  for (const list of columns.values()) {
+    if (list.length < 2) continue
+    const rows = [...list].sort((a, b) => inputs[b]!.widgets[0]!.rect.y2 - inputs[a]!.widgets[0]!.rect.y2)
+    rows.forEach((i, row) => index.set(i, row + 1))
+  }
+  return semantics.map((s, i) => (index.has(i) ? { ...s, dependent_index: index.get(i)! } : s))
+}
+
+const SIGNATURE_WORD = /\b(?:signature|sign here|signed|unterschrift|firma|signé|signe)\b/i
+
+/** Text inside the box or right under or after it: where forms print "mm/dd/yyyy" and the like. */
+const hintsNear = (phrases: ReadonlyArray<Phrase>, rect: Rect): string =>
+  phrases
+    .filter((p) =>
+      TextLayout.centreInside(p, rect) ||
+      (TextLayout.overlapX(p, rect) > 0 && rect.y1 - p.y2 >= -2 && rect.y1 - p.y2 <= 1.2 * p.size) ||
+      (TextLayout.overlapY(p, rect) > 0 && p.x1 >= rect.x2 - 2 && p.x1 - rect.x2 <= 3 * p.size)
+    )
+    .map((p) => p.text)
+    .join(" ")
+
+const mostCommon = <A>(items: ReadonlyArray<A>): A | undefined => {
+  const counts = new Map<A, number>()
+  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1)
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0]
+}

@@ -1,0 +1,434 @@
+/**
+ * Words forms use, by meaning, in English, German, French and Spanish (with the Italian,
+ * Portuguese and Dutch words that come for free). Tables of language, not of any one form: each
+ * entry is a pattern over a normalised label (`normalize`: lower case, no accents, punctuation as
+ * spaces), so "Date of birth", "Geburtsdatum", "date de naissance" and "fecha de nacimiento" all
+ * find the same meaning.
+ */
+
+/** A label as the patterns see it: lower case, accents and punctuation gone, single spaces, padded. */
+export const normalize = (text: string): string =>
+  ` ${
+    text
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .replace(/ß/g, "ss")
+      .toLowerCase()
+      .replace(/[’`´]/g, "'")
+      .replace(/'s\b/g, "s")
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim()
+  } `
+
+/** Builds a pattern from word alternatives; `_` in an alternative matches one or more spaces. */
+const words = (...alternatives: ReadonlyArray<string>): RegExp => new RegExp(` (?:${alternatives.map((a) => a.replace(/_/g, " +")).join("|")}) `)
+
+/** Patterns that find a pattern anywhere (alternatives may be word stems, e.g. `geburts\w*`). */
+const stems = (...alternatives: ReadonlyArray<string>): RegExp => new RegExp(`(?:^| )(?:${alternatives.join("|")})`)
+
+/** The semantic types of the taxonomy, one per kind of value a form asks for. */
+export const semanticTypes = [
+  // Names
+  "given_name",
+  "middle_name",
+  "middle_initial",
+  "given_name_and_middle_initial",
+  "family_name",
+  "full_name",
+  "birth_name",
+  "name_prefix",
+  "name_suffix",
+  // Dates
+  "birth_date",
+  "signature_date",
+  "marriage_date",
+  "start_date",
+  "end_date",
+  "issue_date",
+  "expiry_date",
+  "date",
+  // Identifiers
+  "ssn",
+  "itin",
+  "ein",
+  "tax_id",
+  "national_id",
+  "passport_number",
+  "driver_license",
+  "iban",
+  "bic",
+  // Contact
+  "phone",
+  "fax",
+  "email",
+  // Address
+  "address",
+  "street_address",
+  "house_number",
+  "unit",
+  "city",
+  "county",
+  "state",
+  "postal_code",
+  "city_state_postal",
+  "country",
+  // Person and work
+  "sex",
+  "age",
+  "nationality",
+  "birth_place",
+  "marital_status",
+  "filing_status",
+  "relationship",
+  "occupation",
+  "employer",
+  "organization",
+  // Signing
+  "signature",
+  "signature_place",
+  "unknown"
+] as const
+
+/** One meaning a field can have. */
+export type SemanticType = (typeof semanticTypes)[number]
+
+/** Whose value a field holds. */
+export const roles = ["self", "spouse", "dependent", "other", "employer", "preparer", "official"] as const
+export type Role = (typeof roles)[number]
+
+interface Rule {
+  readonly type: SemanticType
+  readonly pattern: RegExp
+  /** The rule does not apply when this also matches. */
+  readonly unless?: RegExp
+}
+
+const birth = stems("birth", "dob\\b", "geburts\\w*", "geb\\b", "naissance", "nacimiento", "nascimento", "nascita", "geboorte\\w*", "ne le", "nee le", "nacido", "nacida", "born")
+const dateWord = stems("date\\b", "dates\\b", "datum", "fecha", "data\\b", "when\\b", "day\\b", "jour\\b", "tag\\b", "dia\\b")
+
+/**
+ * Rules in order: the first that matches wins, so specific meanings ("first name and middle
+ * initial", "employer identification number", "city, state and ZIP") come before the general
+ * ones they contain.
+ */
+const rules: ReadonlyArray<Rule> = [
+  { type: "signature_date", pattern: / (?:date\w* (?:of |de |der |de la )?(?:signature|signing|unterschrift|firma)|(?:signature|signed|unterschrift|firma|fait) (?:\w+ ){0,3}(?:date|le|am|on)) / },
+  { type: "signature_place", pattern: words("fait a", "signed at", "ort_datum", "ort und datum", "lugar y fecha", "lieu et date", "lieu date", "place of signing", "signed in") },
+  { type: "signature", pattern: stems("signature", "sign here", "unterschrift", "firma\\b", "signe\\b", "signed\\b"), unless: stems("name of", "print", "typed", "nom\\b", "nombre", "name\\b") },
+  { type: "birth_place", pattern: / (?:(?:place|city|town|country|lieu|ville|pays|lugar|ciudad|ort|land|staat|luogo|localidad|provincia|commune|state)\w* (?:\w+ ){0,3}(?:of |de |du |der |des |di )?(?:birth|naissance|nacimiento|geburt|nascita)|geburtsort|geburtsland|birthplace|born in|ne a|nee a|nacido en|nacida en) / },
+  { type: "birth_date", pattern: / (?:(?:date|fecha|data|datum|day|jour|dia) (?:\w+ ){0,2}(?:birth|naissance|nacimiento|nascimento|nascita|geboorte)|geburtsdatum|geburtstag|geb datum|dob|birth ?date|birthday|date de naiss\w*|fecha nac\w*|ne le|nee le|nacido el|nacida el|geboren am|born on) / },
+  { type: "marriage_date", pattern: stems("date of marriage", "marriage date", "married on", "heiratsdatum", "datum der eheschliessung", "date du mariage", "date de mariage", "fecha de matrimonio", "fecha del matrimonio") },
+  { type: "start_date", pattern: stems("first date of employment", "date of employment", "employment start", "start date", "starting date", "date hired", "hire date", "date of hire", "employed since", "eintrittsdatum", "beschaftigt seit", "date d embauche", "date d entree", "fecha de alta", "fecha de inicio", "fecha de ingreso") },
+  { type: "end_date", pattern: stems("end date", "date of departure", "austrittsdatum", "date de sortie", "date de fin", "fecha de baja", "fecha de fin") },
+  { type: "issue_date", pattern: stems("date of issue", "issue date", "issued on", "date issued", "ausstellungsdatum", "ausgestellt am", "date de delivrance", "delivre le", "fecha de expedicion", "fecha de emision") },
+  { type: "expiry_date", pattern: stems("expiration date", "expiry date", "date of expiry", "date of expiration", "expires", "valid until", "gultig bis", "ablaufdatum", "date d expiration", "valable jusqu", "fecha de caducidad", "fecha de vencimiento", "valido hasta") },
+  { type: "birth_name", pattern: stems("birth name", "maiden name", "geburtsname", "nom de naissance", "nom de jeune fille", "apellido de soltera", "name at birth") },
+  { type: "given_name_and_middle_initial", pattern: / (?:(?:first|given) name\w* (?:and )?(?:middle )?initial|prenom et initiale) / },
+  { type: "middle_initial", pattern: / (?:middle initial|m i|mi|initial) /, unless: stems("first", "last", "initials of") },
+  { type: "middle_name", pattern: stems("middle name", "middle\\b", "second name", "zweiter vorname", "deuxieme prenom", "segundo nombre", "other given names?") },
+  { type: "family_name", pattern: stems("last name", "family name", "surname", "lastname", "nachname", "familienname", "zuname", "nom de famille", "nom d usage", "nom\\b(?! et)(?! de l)(?! du)(?! des)", "apellido", "apellidos", "cognome", "achternaam", "sobrenome", "last\\b"), unless: stems("first name", "prenom", "vorname", "nombre", "full name", "nom et prenom", "nom prenom", "name and", "de la societe", "de l entreprise", "de l organisme", "de l employeur", "company", "business", "organi[sz]ation") },
+  { type: "given_name", pattern: stems("first name", "given name", "forename", "firstname", "first\\b", "vorname", "vornamen", "prenom", "prenoms", "nombre de pila", "nombre\\b(?! de la)(?! del)(?! y apellidos)(?! completo)", "nome\\b", "voornaam", "christian name"), unless: stems("full name", "nom et prenom", "nombre y apellidos", "nombre completo", "name and address", "last name", "nachname", "company", "business", "empresa", "entreprise", "nombre de la", "nombre del") },
+  { type: "name_prefix", pattern: words("prefix", "title mr ms", "anrede", "civilite", "tratamiento", "mr mrs ms", "salutation") },
+  { type: "name_suffix", pattern: words("suffix", "jr sr", "namenszusatz") },
+  { type: "ein", pattern: stems("employer identification", "ein\\b", "fein\\b", "federal tax id", "numero siret", "siret", "siren") },
+  { type: "itin", pattern: stems("itin\\b", "individual taxpayer identification") },
+  { type: "ssn", pattern: stems("social security n", "ssn\\b", "soc sec", "numero de securite sociale", "n de securite sociale", "securite sociale", "sozialversicherungsnummer", "rentenversicherungsnummer", "numero de la seguridad social", "seguridad social", "nir\\b", "n ss\\b", "nss\\b", "ahv", "avs\\b", "dassurance sociale", "d assurance sociale") },
+  { type: "tax_id", pattern: stems("tax id", "taxpayer id", "tin\\b", "steuer ?id", "steuernummer", "steuer identifikationsnummer", "identifiant fiscal", "numero fiscal", "nif\\b", "vat\\b", "ust id", "numero de tva", "tva intracom", "codice fiscale", "cuit", "rfc\\b") },
+  { type: "passport_number", pattern: stems("passport n", "passport book", "passport card n", "reisepass", "passnummer", "numero de passeport", "passeport", "numero de pasaporte", "pasaporte") },
+  { type: "driver_license", pattern: stems("driver s? licen", "drivers licen", "driving licen", "fuhrerschein", "permis de conduire", "licencia de conducir", "carnet de conducir") },
+  { type: "national_id", pattern: stems("national id", "identity card", "id card", "id number", "identification number", "personalausweis", "ausweisnummer", "carte d identite", "numero d identification", "dni\\b", "nie\\b", "documento nacional", "alien registration", "a number", "uscis online account", "matricule", "numero de registre", "n d immatriculation", "immatr") },
+  { type: "iban", pattern: stems("iban") },
+  { type: "bic", pattern: stems("bic\\b", "swift") },
+  { type: "email", pattern: stems("e ?mail", "courriel", "correo", "adresse electronique", "electronic mail", "mail\\b") },
+  { type: "fax", pattern: stems("fax", "telecopie") },
+  { type: "phone", pattern: stems("phone", "telephone", "tel\\b", "telefon", "telefono", "mobile", "mobil", "handy", "portable", "movil", "celular", "cell\\b", "natel", "contact number", "daytime number") },
+  { type: "city_state_postal", pattern: / (?:(?:city|town)\w* (?:\w+ ){0,4}state(?: \w+){0,2} (?:zip|postal)|(?:plz|postleitzahl|code postal|cp|npa) (?:und |et |y )?(?:ort|ville|localite|localidad|lieu|wohnort)|(?:ort|ville|localidad) (?:und |et |y )?(?:plz|code postal|cp)) / },
+  { type: "postal_code", pattern: stems("zip", "postal code", "post code", "postcode", "plz\\b", "postleitzahl", "code postal", "codigo postal", "c p\\b", "cp\\b", "npa\\b", "cap\\b", "postcode") },
+  { type: "unit", pattern: stems("apt\\b", "apartment", "suite\\b", "ste\\b", "flr\\b", "floor\\b", "unit\\b", "wohnung", "appartement", "etage", "piso\\b", "departamento", "escalera", "puerta") },
+  { type: "house_number", pattern: stems("house number", "hausnummer", "hausnr", "hnr\\b", "numero de rue", "n de rue"), unless: stems("street", "strasse", "str\\b", "rue\\b", "calle", "address") },
+  { type: "street_address", pattern: stems("street", "strasse", "str\\b", "rue\\b", "calle", "via\\b", "straat", "rua\\b", "address line 1\\b", "adresse ligne 1\\b", "home address", "mailing address", "residential address", "domicile", "domicilio", "adresse\\b(?! electronique)", "address\\b(?! line 2)", "anschrift", "direccion", "indirizzo") , unless: stems("e ?mail", "web", "city", "ville", "ort\\b") },
+  { type: "county", pattern: stems("county", "landkreis", "kreis\\b", "departement", "comte\\b", "condado") },
+  { type: "state", pattern: stems("state\\b", "province", "provincia", "region", "bundesland", "canton", "kanton", "estado\\b", "etat\\b") , unless: stems("statement", "estado civil", "state of birth", "united states") },
+  { type: "city", pattern: stems("city", "town\\b", "ort\\b", "wohnort", "stadt", "gemeinde", "ville", "localite", "commune", "ciudad", "localidad", "municipio", "municipality", "citta", "comune", "plaats", "cidade", "lieu\\b") },
+  { type: "country", pattern: stems("country", "land\\b", "staat\\b", "pays", "pais", "paese", "nation\\b") },
+  { type: "nationality", pattern: stems("nationality", "citizenship", "staatsangehorigkeit", "nationalite", "nacionalidad", "cittadinanza", "nationaliteit") },
+  { type: "sex", pattern: stems("sex\\b", "gender", "geschlecht", "sexe", "sexo", "genre\\b") },
+  { type: "age", pattern: words("age", "alter", "edad", "eta") },
+  { type: "filing_status", pattern: stems("filing status", "single married", "married filing", "head of household") },
+  { type: "marital_status", pattern: stems("marital status", "civil status", "familienstand", "etat civil", "situation de famille", "situation familiale", "estado civil", "stato civile") },
+  { type: "relationship", pattern: stems("relationship", "relation\\b", "verwandtschaft", "beziehung", "lien de parente", "lien avec", "parentesco", "relacion") },
+  { type: "occupation", pattern: stems("occupation", "profession", "job title", "title\\b", "position\\b", "beruf", "tatigkeit", "berufsbezeichnung", "emploi\\b", "fonction", "ocupacion", "profesion", "puesto", "cargo\\b") },
+  { type: "employer", pattern: stems("employer", "arbeitgeber", "employeur", "empleador", "empresa en la que", "name of (?:your )?employer") },
+  { type: "organization", pattern: stems("company", "business name", "organi[sz]ation", "firm\\b", "firma\\b", "unternehmen", "entreprise", "societe", "raison sociale", "empresa", "razon social", "institution", "agency name", "facility name", "name of (?:the )?(?:business|entity|facility)") },
+  { type: "full_name", pattern: stems("full name", "name\\b", "nom et prenom", "nom prenom", "nom\\b", "nombre y apellidos", "nombre completo", "apellidos y nombre", "vor und nachname", "vor und zuname", "name vorname", "nombre\\b", "nome\\b", "naam\\b", "printed name", "print name"), unless: stems("company", "business", "organi[sz]ation", "employer", "street", "file name", "user ?name") },
+  { type: "date", pattern: dateWord }
+]
+
+/** The type a label names, or `unknown`. */
+export const typeOf = (label: string): SemanticType => {
+  const text = normalize(label)
+  for (const rule of rules) {
+    if (rule.pattern.test(text) && !(rule.unless?.test(text) ?? false)) {
+      // "Date" near a birth word is a birth date, whatever the rule order saw first.
+      return rule.type
+    }
+  }
+  return birth.test(text) && dateWord.test(text) ? "birth_date" : "unknown"
+}
+
+interface RoleRule {
+  readonly role: Role
+  readonly pattern: RegExp
+}
+
+/** Role words in labels and headings; the first match wins. */
+const roleRules: ReadonlyArray<RoleRule> = [
+  {
+    role: "official",
+    pattern: stems(
+      "for official use",
+      "official use",
+      "office use",
+      "for office",
+      "for (?:\\w+ ){0,2}use only",
+      "internal use",
+      "do not write",
+      "reserved for",
+      "reserve a l",
+      "cadre reserve",
+      "reserve a l administration",
+      "partie reservee",
+      "amtliche",
+      "nur fur (?:\\w+ )?(?:behord|amt|dienst)",
+      "vom amt",
+      "von der behorde",
+      "behordenvermerk",
+      "para uso (?:oficial|de la administracion)",
+      "a rellenar por",
+      "espacio reservado",
+      "for agency use"
+    )
+  },
+  {
+    role: "preparer",
+    pattern: stems(
+      "preparer",
+      "prepared by",
+      "person preparing",
+      "paid preparer",
+      "interpreter",
+      "translator",
+      "attorney or accredited representative",
+      "accredited representative",
+      "steuerberater",
+      "ersteller",
+      "preparateur",
+      "etabli par",
+      "mandataire",
+      "preparador",
+      "interprete",
+      "traductor"
+    )
+  },
+  {
+    role: "spouse",
+    pattern: stems(
+      "spouse",
+      "spouses",
+      "wife",
+      "husband",
+      "partner\\b",
+      "ehegatt\\w*",
+      "ehepartner\\w*",
+      "ehefrau",
+      "ehemann",
+      "lebenspartner\\w*",
+      "conjoint\\w*",
+      "epoux",
+      "epouse",
+      "conyuge",
+      "esposo",
+      "esposa",
+      "coniuge",
+      "joint return"
+    )
+  },
+  {
+    role: "dependent",
+    pattern: stems(
+      "dependent",
+      "dependant",
+      "child\\b",
+      "children",
+      "son\\b",
+      "daughter",
+      "kind\\b",
+      "kinder",
+      "kindes",
+      "enfant",
+      "enfants",
+      "ayant droit",
+      "ayants droit",
+      "personne a charge",
+      "hijo",
+      "hija",
+      "hijos",
+      "figli\\w*",
+      "person (?:one|two|three|four|five|six|seven|eight|nine|ten)\\b"
+    )
+  },
+  {
+    role: "employer",
+    pattern: stems(
+      "employer",
+      "arbeitgeber\\w*",
+      "employeur",
+      "empleador",
+      "company",
+      "business",
+      "unternehmen",
+      "firma\\b",
+      "entreprise",
+      "societe",
+      "empresa",
+      "worksite",
+      "place of work"
+    )
+  },
+  {
+    role: "other",
+    pattern: stems(
+      "emergency",
+      "notfall\\w*",
+      "urgence",
+      "emergencia",
+      "father",
+      "mother",
+      "parent\\b",
+      "parents\\b",
+      "guardian",
+      "vater",
+      "mutter",
+      "eltern",
+      "vormund",
+      "pere\\b",
+      "mere\\b",
+      "tuteur",
+      "padre",
+      "madre",
+      "tutor",
+      "witness",
+      "zeuge",
+      "temoin",
+      "testigo",
+      "beneficiary",
+      "beneficiaire",
+      "beneficiario",
+      "notary",
+      "notar\\w*",
+      "notaire",
+      "seller",
+      "buyer",
+      "purchaser",
+      "verkaufer",
+      "kaufer",
+      "vendeur",
+      "acheteur",
+      "vendedor",
+      "comprador",
+      "physician",
+      "doctor",
+      "medecin",
+      "arzt",
+      "medico",
+      "respondent",
+      "defendant",
+      "contact person",
+      "personne de contact",
+      "ansprechpartner\\w*",
+      "persona de contacto"
+    )
+  }
+]
+
+/** Words of option captions that tell what a check box or radio group is about. */
+const optionRules: ReadonlyArray<Rule> = [
+  { type: "filing_status", pattern: stems("married filing", "head of household", "qualifying (?:widow|surviving|person)", "single\\b.*\\bfiling") },
+  { type: "marital_status", pattern: words("single", "married", "divorced", "widowed", "separated", "ledig", "verheiratet", "geschieden", "verwitwet", "celibataire", "marie", "mariee", "divorce", "divorcee", "veuf", "veuve", "pacse", "soltero", "soltera", "casado", "casada", "divorciado", "divorciada", "viudo", "viuda") },
+  { type: "sex", pattern: words("male", "female", "man", "woman", "mannlich", "weiblich", "divers", "homme", "femme", "masculin", "feminin", "hombre", "mujer", "masculino", "femenino", "maschio", "femmina") }
+]
+
+/** The type the captions of a group's options tell ("Male", "Female" → sex), or `unknown`. */
+export const typeOfOptions = (captions: ReadonlyArray<string>): SemanticType => {
+  for (const rule of optionRules) {
+    const hits = captions.filter((c) => rule.pattern.test(normalize(c))).length
+    if (hits > 0 && hits >= Math.min(2, captions.length)) return rule.type
+  }
+  return "unknown"
+}
+
+// Option captions that only answer a question: alone they name nothing.
+const bareAnswers = new Set([
+  "yes", "no", "other", "others", "none", "unknown", "n a", "na", "not applicable", "not assessed", "don t know",
+  "ja", "nein", "sonstige", "sonstiges", "andere", "anderes", "keine", "unbekannt",
+  "oui", "non", "autre", "autres", "aucun", "aucune", "inconnu",
+  "si", "otro", "otra", "otros", "ninguno", "ninguna", "desconocido"
+])
+
+/** Whether an option caption means nothing without its question ("Yes", "Other", "Nein"). */
+export const saysNothingAlone = (caption: string): boolean => {
+  const t = normalize(caption.replace(/\(.*\)/g, " ")).trim()
+  return bareAnswers.has(t) || t.replace(/[^a-z\p{L}]/gu, "").length < 3
+}
+
+/** The role a label or heading names, if any. */
+export const roleOf = (text: string): Role | undefined => {
+  const t = normalize(text)
+  return roleRules.find((r) => r.pattern.test(t))?.role
+}
+
+const ordinals: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
+  erste: 1, zweite: 2, dritte: 3, vierte: 4, premier: 1, premiere: 1, deuxieme: 2, troisieme: 3, quatrieme: 4,
+  primero: 1, primera: 1, segundo: 2, segunda: 2, tercero: 3, tercera: 3, cuarto: 4, cuarta: 4
+}
+
+/** The number a dependent label gives ("Child 2", "Person Six", "2nd child", "enfant n° 3"), if any. */
+export const dependentIndexOf = (text: string): number | undefined => {
+  // "(1)" numbers a column ("(1) First name"), not a dependent.
+  const t = normalize(text.replace(/\(\s*\d{1,2}\s*\)/g, " "))
+  const near = t.match(
+    /(?:dependent|dependant|child|kind|enfant|hijo|hija|person|personne|ayant droit)s? (?:n |nr |no |number |numero )?(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b/
+  ) ?? t.match(/\b(\d{1,2}|first|second|third|fourth|fifth|erste|zweite|dritte|premier|premiere|deuxieme|troisieme|primero|primera|segundo|segunda)(?:st|nd|rd|th|e|er|eme)? (?:dependent|child|kind|enfant|hijo|hija)/)
+  if (!near) return undefined
+  const word = near[1]!
+  const n = /^\d+$/.test(word) ? Number(word) : ordinals[word]
+  return n !== undefined && n >= 1 && n <= 50 ? n : undefined
+}
+
+/** Page-text words of each language, to tell which language a form is in. */
+const languageWords: Record<string, ReadonlyArray<string>> = {
+  en: ["the", "and", "of", "to", "your", "you", "for", "name", "date", "address", "if", "this", "with", "number"],
+  de: ["der", "die", "und", "das", "des", "ich", "nicht", "mit", "für", "fur", "name", "datum", "ist", "bitte", "oder"],
+  fr: ["le", "la", "les", "et", "des", "du", "de", "vous", "votre", "pour", "nom", "date", "est", "une", "sur"],
+  es: ["el", "la", "los", "las", "y", "de", "del", "que", "por", "para", "nombre", "fecha", "su", "en", "con"],
+  it: ["il", "di", "che", "per", "della", "nome", "data", "del", "con", "non"],
+  nl: ["de", "het", "een", "en", "van", "naam", "datum", "voor", "met", "niet"],
+  pt: ["o", "a", "os", "de", "do", "da", "que", "para", "nome", "data", "com", "nao"]
+}
+
+/** The language most of `text` is in, by its common words (ISO 639-1), or undefined. */
+export const languageOf = (text: string): string | undefined => {
+  const tokens = normalize(text).trim().split(" ")
+  if (tokens.length < 5) return undefined
+  const counts = new Map<string, number>()
+  for (const [lang, list] of Object.entries(languageWords)) {
+    const set = new Set(list.map((w) => normalize(w).trim()))
+    counts.set(lang, tokens.filter((t) => set.has(t)).length)
+  }
+  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1])
+  const [best, second] = ranked
+  if (!best || best[1] < 3 || (second && best[1] < 1.2 * second[1])) return undefined
+  return best[0]
+}

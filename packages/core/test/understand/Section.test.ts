@@ -1,0 +1,39 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Section from "../../src/understand/Section.ts"
+import { box, page, run } from "./support.ts"
+
+describe("Section.headings", () => {
+  it("finds numbered parts, capitals and larger text, not labels before a box", () => {
+    const phrases = page(
+      run("Part 3. Information About Your Spouse", 40, 740),
+      run("EMERGENCY CONTACT", 40, 600),
+      run("Mailing Address", 300, 700, 13),
+      run("Street", 300, 680),
+      run("a sentence in large type that goes on,", 40, 500, 14)
+    )
+    const streetBox = box(340, 676, 500, 692)
+    const found = Section.headings(phrases, [streetBox])
+    expect(found.map((h) => [h.text, h.level])).toEqual([
+      ["Part 3. Information About Your Spouse", 1],
+      ["Mailing Address", 2],
+      ["EMERGENCY CONTACT", 2]
+    ])
+  })
+})
+
+describe("Section.sectionOf", () => {
+  const body = run("Fill in every line of this part with the details the person has on record.", 40, 600)
+  const phrases = page(run("Part 2. Spouse", 40, 740), run("Address", 40, 700, 13), run("Employer", 320, 700, 13), body)
+  const headings = Section.headings(phrases, [])
+
+  it("gives the part and the nearest heading above the field in its column", () => {
+    expect(Section.sectionOf(box(40, 660, 250, 676), headings).map((h) => h.text)).toEqual(["Part 2. Spouse", "Address"])
+    expect(Section.sectionOf(box(320, 660, 560, 676), headings).map((h) => h.text)).toEqual(["Part 2. Spouse", "Employer"])
+  })
+
+  it("carries a numbered part over to the next page", () => {
+    const next = Section.headings(page(run("Children", 40, 740, 13), body), [])
+    const carried = Section.lastNumbered(headings)
+    expect(Section.sectionOf(box(40, 700, 250, 716), next, carried).map((h) => h.text)).toEqual(["Part 2. Spouse", "Children"])
+  })
+})

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "@effect/vitest"
+import type { FormField } from "../../src/FormField.ts"
+import * as Semantic from "../../src/understand/Semantic.ts"
+
+const field = (over: Partial<FormField> = {}): FormField => ({
+  id: "fld_1",
+  name: "x",
+  form_name: "x",
+  form_type: "Text",
+  page: 1,
+  rect: [0, 0, 100, 20],
+  required: false,
+  read_only: false,
+  ...over
+})
+
+const describeLabel = (label: string, over: Partial<Semantic.SemanticInput> = {}) =>
+  Semantic.describe({ field: field(), label, partialName: "f1 01", ...over })
+
+describe("Semantic.describe", () => {
+  it("reads type and role from the label", () => {
+    expect(describeLabel("Spouse's first name")).toEqual({ type: "given_name", role: "spouse" })
+    expect(describeLabel("Name of employer")).toEqual({ type: "employer", role: "employer" })
+  })
+
+  it("takes the role from the section when the label does not say", () => {
+    expect(describeLabel("First name", { section: ["Dependents"] })).toMatchObject({ type: "given_name", role: "dependent", section: ["Dependents"] })
+    expect(describeLabel("Phone", { section: ["Part 1. You", "Emergency contact"] })).toMatchObject({ type: "phone", role: "other" })
+    expect(describeLabel("Date", { section: ["For official use only"] })).toMatchObject({ role: "official" })
+  })
+
+  it("numbers a dependent from its label", () => {
+    expect(describeLabel("Child 2: date of birth", { formDateOrder: "MDY" })).toMatchObject({
+      type: "birth_date",
+      role: "dependent",
+      dependent_index: 2,
+      format: { date_order: "MDY" }
+    })
+  })
+
+  it("reads the item of a long tooltip rather than its headings", () => {
+    expect(describeLabel("Part 1. Information About You. Mailing Address. 6. D. Enter City or Town.").type).toBe("city")
+  })
+
+  it("prefers the printed label, and falls back to the partial name", () => {
+    expect(describeLabel("Line 12", { printed: "Geburtsdatum" }).type).toBe("birth_date")
+    expect(describeLabel("f1 07", { partialName: "Date of birth" }).type).toBe("birth_date")
+  })
+
+  it("calls a bare date beside a signature the date of signing", () => {
+    expect(describeLabel("Date", { nearSignature: true }).type).toBe("signature_date")
+    expect(describeLabel("Date").type).toBe("date")
+  })
+
+  it("tells a group's meaning from its options", () => {
+    const radio = field({ form_type: "RadioButton", options: [{ label: "1", value: "1" }, { label: "2", value: "2" }] })
+    expect(Semantic.describe({ field: radio, label: "5)", partialName: "Gender1", captions: ["Male", "Female"] }).type).toBe("sex")
+  })
+
+  it("gives signature fields their own type", () => {
+    expect(Semantic.describe({ field: field({ form_type: "Signature" }), label: "Sign here", partialName: "sig" }).type).toBe("signature")
+  })
+})

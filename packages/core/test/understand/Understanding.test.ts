@@ -1,0 +1,150 @@
+import { PDFDocument, StandardFonts } from "@cantoo/pdf-lib"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import type { FormField } from "../../src/FormField.ts"
+import type { PageText } from "../../src/pdf/PageText.ts"
+import * as FormReader from "../../src/pdf/FormReader.ts"
+import * as Understanding from "../../src/understand/Understanding.ts"
+import { box, run } from "./support.ts"
+
+const field = (formName: string, over: Partial<FormField> = {}): FormField => ({
+  id: `fld_${formName}`,
+  name: formName,
+  form_name: formName,
+  form_type: "Text",
+  page: 1,
+  rect: [0, 0, 0, 0],
+  required: false,
+  read_only: false,
+  ...over
+})
+
+const input = (formName: string, rect: ReturnType<typeof box>, over: Partial<FormField> = {}, tooltip?: string): Understanding.FieldInput => ({
+  field: field(formName, over),
+  tooltip,
+  fallbackName: FormReader.cleanName(formName),
+  widgets: [{ page: 1, rect }]
+})
+
+const text = (...runs: Parameters<typeof run>[]): ReadonlyArray<PageText> => [{ page: 1, width: 612, height: 792, runs: runs.map((r) => run(...r)) }]
+
+describe("Understanding.understand", () => {
+  it("names fields by /TU, else by the printed label, else by the partial name", () => {
+    const inputs = [
+      input("f1_01", box(200, 700, 400, 716), {}, "Applicant's given name"),
+      input("f1_02", box(200, 670, 400, 686)),
+      input("dateOfBirth", box(200, 640, 400, 656))
+    ]
+    const pages = text(["First name:", 50, 704], ["Family name:", 50, 674])
+    const understood = Understanding.understand(inputs, pages)
+    expect(understood.map((u) => [u.label, u.source])).toEqual([
+      ["Applicant's given name", "tooltip"],
+      ["Family name", "text"],
+      ["Date of birth", "name"]
+    ])
+    expect(understood.map((u) => u.semantic.type)).toEqual(["given_name", "family_name", "birth_date"])
+    // With tooltips hidden, every label comes from the page (what the evaluation measures).
+    expect(Understanding.understand(inputs, pages, { useTooltips: false })[0]!.label).toBe("First name")
+  })
+
+  it("captions the options of a radio group and names the group by its question", () => {
+    const radio: Understanding.FieldInput = {
+      field: field("sex", { form_type: "RadioButton", options: [{ label: "0", value: "0" }, { label: "1", value: "1" }] }),
+      fallbackName: "Sex",
+      widgets: [{ page: 1, rect: box(150, 700, 160, 710), value: "0" }, { page: 1, rect: box(220, 700, 230, 710), value: "1" }]
+    }
+    const [u] = Understanding.understand([radio], text(["Gender:", 50, 702], ["Female", 163, 702], ["Male", 233, 702]))
+    expect(u!.label).toBe("Gender")
+    expect([...u!.captions]).toEqual([["0", "Female"], ["1", "Male"]])
+    expect(u!.semantic.type).toBe("sex")
+  })
+
+  it("names check boxes of a list by their captions, with the question where a caption says nothing alone", () => {
+    const check = (name: string, y: number): Understanding.FieldInput => ({
+      field: field(name, { form_type: "CheckBox", options: [{ label: "Yes", value: "Yes" }] }),
+      fallbackName: name,
+      widgets: [{ page: 1, rect: box(60, y, 70, y + 10), value: "Yes" }]
+    })
+    const understood = Understanding.understand(
+      [check("c1", 680), check("c2", 664), check("c3", 648)],
+      text(["Filing status:", 50, 700], ["Single", 75, 682], ["Married filing jointly", 75, 666], ["Other", 75, 650])
+    )
+    expect(understood.map((u) => u.label)).toEqual(["Single", "Married filing jointly", "Filing status: Other"])
+    expect(understood.map((u) => u.semantic.type)).toEqual(["filing_status", "filing_status", "filing_status"])
+    expect(understood[0]!.semantic.section).toEqual(["Filing status"])
+  })
+
+  it("numbers dependents by their table row and gives split boxes their place", () => {
+    const inputs = [
+      input("dep1", box(100, 680, 250, 694)),
+      input("dep2", box(100, 664, 250, 678)),
+      input("dep3", box(100, 648, 250, 662)),
+      input("ssn_a", box(300, 600, 330, 614)),
+      input("ssn_b", box(332, 600, 352, 614)),
+      input("ssn_c", box(354, 600, 394, 614))
+    ]
+    const understood = Understanding.understand(
+      inputs,
+      text(["Dependents", 40, 740, 14], ["First name", 110, 700, 8], ["Social security number", 120, 604], ["Income and other things on this page", 40, 400])
+    )
+    expect(understood.slice(0, 3).map((u) => [u.label, u.semantic.role, u.semantic.dependent_index])).toEqual([
+      ["First name", "dependent", 1],
+      ["First name", "dependent", 2],
+      ["First name", "dependent", 3]
+    ])
+    expect(understood.slice(3).map((u) => [u.label, u.semantic.type, u.semantic.format?.segment])).toEqual([
+      ["Social security number", "ssn", { index: 1, count: 3 }],
+      ["Social security number", "ssn", { index: 2, count: 3 }],
+      ["Social security number", "ssn", { index: 3, count: 3 }]
+    ])
+  })
+
+  it("tells apart one label printed under two headings of a page", () => {
+    const inputs = [input("a", box(120, 680, 300, 694)), input("b", box(120, 600, 300, 614))]
+    const understood = Understanding.understand(
+      inputs,
+      text(["Mailing Address", 40, 710, 13], ["City", 50, 684], ["Physical Address", 40, 630, 13], ["City", 50, 604], [
+        "Provide this information for every address you have had.",
+        40,
+        500
+      ])
+    )
+    expect(understood.map((u) => u.label)).toEqual(["Mailing Address: City", "Physical Address: City"])
+  })
+})
+
+describe("FormReader.readForm with field understanding", () => {
+  it.effect("names fields without /TU by their printed labels and describes them", () =>
+    Effect.gen(function*() {
+      const bytes = yield* Effect.promise(async () => {
+        const doc = await PDFDocument.create()
+        const font = await doc.embedFont(StandardFonts.Helvetica)
+        const page = doc.addPage([612, 792])
+        const form = doc.getForm()
+        page.drawText("Spouse", { x: 50, y: 740, size: 16, font })
+        page.drawText("Vorname:", { x: 50, y: 705, size: 11, font })
+        form.createTextField("f1_01").addToPage(page, { x: 200, y: 700, width: 200, height: 18 })
+        page.drawText("Geburtsdatum (TT.MM.JJJJ):", { x: 50, y: 675, size: 11, font })
+        const dob = form.createTextField("f1_02")
+        dob.setMaxLength(8)
+        dob.enableCombing()
+        dob.addToPage(page, { x: 200, y: 670, width: 160, height: 18 })
+        const sex = form.createRadioGroup("f1_03")
+        sex.addOptionToPage("0", page, { x: 200, y: 640, width: 12, height: 12 })
+        sex.addOptionToPage("1", page, { x: 280, y: 640, width: 12, height: 12 })
+        page.drawText("Geschlecht:", { x: 50, y: 642, size: 11, font })
+        page.drawText("weiblich", { x: 216, y: 642, size: 11, font })
+        page.drawText("männlich", { x: 296, y: 642, size: 11, font })
+        return doc.save()
+      })
+      const parsed = yield* FormReader.readForm(bytes)
+      const [given, birth, gender] = parsed.fields
+      expect(given).toMatchObject({ name: "Vorname", semantic: { type: "given_name", role: "spouse" } })
+      expect(birth).toMatchObject({
+        name: "Geburtsdatum (TT.MM.JJJJ)",
+        semantic: { type: "birth_date", role: "spouse", format: { comb_cells: 8, date_pattern: "DD.MM.YYYY", date_order: "DMY", digits_only: true } }
+      })
+      expect(gender).toMatchObject({ name: "Geschlecht", semantic: { type: "sex" } })
+      expect(gender!.options).toEqual([{ label: "weiblich", value: "0" }, { label: "männlich", value: "1" }])
+    }))
+})

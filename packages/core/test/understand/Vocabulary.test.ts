@@ -1,0 +1,102 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Vocabulary from "../../src/understand/Vocabulary.ts"
+
+describe("Vocabulary.typeOf", () => {
+  const cases: ReadonlyArray<readonly [string, Vocabulary.SemanticType]> = [
+    // English
+    ["First name", "given_name"],
+    ["Your first name and initial", "given_name_and_middle_initial"],
+    ["Middle initial", "middle_initial"],
+    ["Last name", "family_name"],
+    ["Full name", "full_name"],
+    ["Date of birth (mm/dd/yyyy)", "birth_date"],
+    ["Place of birth (city & state)", "birth_place"],
+    ["Your social security number", "ssn"],
+    ["Employer identification number (EIN)", "ein"],
+    ["Daytime phone number", "phone"],
+    ["E-mail address", "email"],
+    ["Home address (number and street)", "street_address"],
+    ["Apt. no.", "unit"],
+    ["City, town or post office, state, and ZIP code", "city_state_postal"],
+    ["ZIP code", "postal_code"],
+    ["Country", "country"],
+    ["Occupation", "occupation"],
+    ["Name of employer", "employer"],
+    ["Relationship to you", "relationship"],
+    ["Marital status", "marital_status"],
+    ["Date of signature", "signature_date"],
+    ["First date of employment", "start_date"],
+    ["Date of issue", "issue_date"],
+    ["Signature", "signature"],
+    ["Wages, salaries, tips", "unknown"],
+    // German
+    ["Vorname", "given_name"],
+    ["Nachname", "family_name"],
+    ["Geburtsdatum", "birth_date"],
+    ["Geburtsort", "birth_place"],
+    ["PLZ, Ort", "city_state_postal"],
+    ["PLZ", "postal_code"],
+    ["Ort", "city"],
+    ["Straße, Hausnummer", "street_address"],
+    ["Staatsangehörigkeit", "nationality"],
+    // French
+    ["Prénom", "given_name"],
+    ["Nom de famille", "family_name"],
+    ["Date de naissance", "birth_date"],
+    ["Lieu de naissance", "birth_place"],
+    ["Code postal", "postal_code"],
+    ["Ville", "city"],
+    ["N° de sécurité sociale", "ssn"],
+    // Spanish
+    ["Nombre", "given_name"],
+    ["Apellidos", "family_name"],
+    ["Fecha de nacimiento", "birth_date"],
+    ["Código postal", "postal_code"],
+    ["Correo electrónico", "email"],
+    ["Teléfono", "phone"]
+  ]
+  for (const [label, type] of cases) it(`${label} → ${type}`, () => expect(Vocabulary.typeOf(label)).toBe(type))
+})
+
+describe("Vocabulary.roleOf", () => {
+  it("finds whose value a label or heading asks for", () => {
+    expect(Vocabulary.roleOf("Spouse's first name")).toBe("spouse")
+    expect(Vocabulary.roleOf("Ehegatte / Ehegattin")).toBe("spouse")
+    expect(Vocabulary.roleOf("Dependents")).toBe("dependent")
+    expect(Vocabulary.roleOf("Enfants à charge")).toBe("dependent")
+    expect(Vocabulary.roleOf("Emergency contact")).toBe("other")
+    expect(Vocabulary.roleOf("Paid Preparer Use Only")).toBe("preparer")
+    expect(Vocabulary.roleOf("For official use only")).toBe("official")
+    expect(Vocabulary.roleOf("Cadre réservé à l'administration")).toBe("official")
+    expect(Vocabulary.roleOf("Employer's name and address")).toBe("employer")
+    expect(Vocabulary.roleOf("First name")).toBeUndefined()
+  })
+})
+
+describe("Vocabulary.dependentIndexOf", () => {
+  it("reads the number of a dependent, not of a column", () => {
+    expect(Vocabulary.dependentIndexOf("Child 2 date of birth")).toBe(2)
+    expect(Vocabulary.dependentIndexOf("Person Six. Given name")).toBe(6)
+    expect(Vocabulary.dependentIndexOf("second child")).toBe(2)
+    expect(Vocabulary.dependentIndexOf("Dependents: (1) First name")).toBeUndefined()
+  })
+})
+
+describe("Vocabulary.typeOfOptions", () => {
+  it("tells a group's meaning from its option captions", () => {
+    expect(Vocabulary.typeOfOptions(["Male", "Female"])).toBe("sex")
+    expect(Vocabulary.typeOfOptions(["ledig", "verheiratet", "geschieden"])).toBe("marital_status")
+    expect(Vocabulary.typeOfOptions(["Single", "Married filing jointly", "Head of household"])).toBe("filing_status")
+    expect(Vocabulary.typeOfOptions(["Yes", "No"])).toBe("unknown")
+  })
+})
+
+describe("Vocabulary.languageOf", () => {
+  it("tells the language of a form's text by its common words", () => {
+    expect(Vocabulary.languageOf("Please enter your name and the date of birth of the applicant")).toBe("en")
+    expect(Vocabulary.languageOf("Bitte geben Sie den Namen und das Datum der Geburt an, oder nicht")).toBe("de")
+    expect(Vocabulary.languageOf("Veuillez indiquer votre nom et la date de naissance pour le dossier")).toBe("fr")
+    expect(Vocabulary.languageOf("Indique el nombre y la fecha de nacimiento del solicitante para la solicitud")).toBe("es")
+    expect(Vocabulary.languageOf("12 34")).toBeUndefined()
+  })
+})
