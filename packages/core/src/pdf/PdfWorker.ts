@@ -4,6 +4,8 @@
  * promise pdf.js rejects after its document is gone) is logged, never allowed to end the thread.
  */
 import { Exit } from "effect"
+import { readlinkSync } from "node:fs"
+import { setPriority } from "node:os"
 import { parentPort, workerData } from "node:worker_threads"
 import type { Limits } from "./PdfLimits.ts"
 import * as PdfTasks from "./PdfTasks.ts"
@@ -11,6 +13,22 @@ import type { TaskMessage, WorkerMessage } from "./WorkerPool.ts"
 
 const port = parentPort
 if (port === null) throw new Error("PdfWorker.ts runs as a worker thread of WorkerPool.")
+
+/**
+ * Lowers this thread's scheduling priority, so that whenever PDF work and the event loop that
+ * answers requests both want a core, the event loop wins: on a busy 2-core machine `/health`
+ * stays fast while PDFs are parsed. Linux gives each thread its own nice value, reached through
+ * the thread's id; elsewhere (or when not allowed) the thread keeps the server's priority.
+ */
+const yieldToServer = () => {
+  try {
+    const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop())
+    if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, 10)
+  } catch {
+    // Not Linux, or not permitted.
+  }
+}
+yieldToServer()
 const { limits } = workerData as { readonly limits: Limits }
 
 const post = (message: WorkerMessage, transfer?: Array<ArrayBuffer>) => port.postMessage(message, transfer)
