@@ -4,7 +4,10 @@
 import { Context, Effect, Layer, Option, type Stream } from "effect"
 import * as Documents from "./autofill/Documents.ts"
 import { type Fact, fromLines, fromRecord, sourceConfidence } from "./autofill/Fact.ts"
+import * as Facts from "./autofill/Facts.ts"
 import * as Matcher from "./autofill/Matcher.ts"
+import * as Prose from "./autofill/Prose.ts"
+import * as Resolve from "./autofill/Resolve.ts"
 import * as Clock from "./Clock.ts"
 import * as Events from "./Events.ts"
 import * as FileName from "./FileName.ts"
@@ -157,7 +160,25 @@ export const layer: Layer.Layer<
         }
         const form = formRecord.value.value
         const facts = yield* gatherFacts(session)
-        const matches = Matcher.match(form.fields, facts)
+        // Facts by meaning first (prose and `key: value` lines of text_info, then profiles and
+        // documents by their keys). Name equality (`Matcher`) only fills fields whose meaning is
+        // not understood: on the others it was measured to add invented values. A profile's own
+        // name is its label, not a person's name: it is no fact of meaning.
+        const typed = [
+          ...(session.text_info ? Prose.fromProse(session.text_info, "text_info", sourceConfidence.textInfo) : []),
+          ...Facts.fromFacts(facts.filter((f) => f.source !== "text_info" && !(f.key === "name" && f.confidence < sourceConfidence.profile)))
+        ]
+        const resolved = Resolve.resolve(form.fields, typed)
+        const resolvedIds = new Set(resolved.map((r) => r.field.id))
+        const matches = [
+          ...resolved.map((r) => ({ field: r.field, value: r.value, source: r.fact.source, confidence: r.fact.confidence })),
+          ...Matcher.match(form.fields.filter((f) => !resolvedIds.has(f.id) && (f.semantic?.type ?? "unknown") === "unknown"), facts).map((m) => ({
+            field: m.field,
+            value: m.value,
+            source: m.fact.source,
+            confidence: m.fact.confidence
+          }))
+        ]
         const result = yield* engine.fill(
           pdf.value,
           matches.map((m) => ({ formName: m.field.form_name, value: m.value }))
@@ -172,8 +193,8 @@ export const layer: Layer.Layer<
             form_name: m.field.form_name,
             name: m.field.name,
             value: m.value,
-            source: m.fact.source,
-            confidence: m.fact.confidence
+            source: m.source,
+            confidence: m.confidence
           })),
           unfilled_fields: form.fields
             .filter((f) => !filledIds.has(f.id) && f.form_type !== "PushButton")

@@ -36,10 +36,24 @@ export const fromLines = (text: string, source: string, confidence: number): Rea
   return facts
 }
 
-/** The members of a record of strings (profile data, a JSON document). */
-export const fromRecord = (data: Record<string, unknown>, source: string, confidence: number): ReadonlyArray<Fact> =>
-  Object.entries(data).flatMap(([key, value]) =>
-    typeof value === "string" && value.trim() !== "" ? [{ key, value: value.trim(), source, confidence }]
-      : typeof value === "number" || typeof value === "boolean" ? [{ key, value: String(value), source, confidence }]
-      : []
-  )
+/**
+ * The members of a record (profile data, a JSON document): strings, numbers and booleans; nested
+ * records and lists are flattened with their key path joined by ` › ` (`spouse › first_name`,
+ * `children › 2 › name`, list positions 1-based).
+ */
+export const fromRecord = (data: Record<string, unknown>, source: string, confidence: number, prefix = "", depth = 0): ReadonlyArray<Fact> =>
+  Object.entries(data).flatMap(([name, value]): ReadonlyArray<Fact> => {
+    const key = prefix === "" ? name : `${prefix} › ${name}`
+    if (typeof value === "string") return value.trim() !== "" ? [{ key, value: value.trim(), source, confidence }] : []
+    if (typeof value === "number" || typeof value === "boolean") return [{ key, value: String(value), source, confidence }]
+    if (depth >= 4 || value === null || typeof value !== "object") return []
+    if (Array.isArray(value)) {
+      return value.slice(0, 50).flatMap((item, i) =>
+        item !== null && typeof item === "object" && !Array.isArray(item)
+          ? fromRecord(item as Record<string, unknown>, source, confidence, `${key} › ${i + 1}`, depth + 1)
+          : typeof item === "string" && item.trim() !== "" ? [{ key: `${key} › ${i + 1}`, value: item.trim(), source, confidence }]
+          : []
+      )
+    }
+    return fromRecord(value as Record<string, unknown>, source, confidence, key, depth + 1)
+  })

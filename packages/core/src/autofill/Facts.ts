@@ -1,0 +1,376 @@
+/**
+ * Typed facts: what a source says, by meaning (`SemanticType`) and by whose it is (`Role`), with
+ * values normalised (names split, dates as ISO `YYYY-MM-DD`, one-line addresses split when the
+ * split is unambiguous) and the evidence they came from. Keys in any vocabulary the field
+ * vocabulary knows ("First name", "given_name", "Vorname", "Prénom", nested `spouse.first_name`),
+ * and prose (`Prose.ts`) end up in the same shape, so resolution compares meanings only.
+ */
+import type { FieldRole, SemanticType } from "../FormField.ts"
+import * as Vocabulary from "../understand/Vocabulary.ts"
+import type { Fact } from "./Fact.ts"
+
+export interface TypedFact {
+  readonly type: SemanticType
+  readonly role: FieldRole
+  /** For `role: "dependent"`: which one, 1-based. */
+  readonly dependent_index?: number
+  /** Normalised: dates are `YYYY-MM-DD`, everything else trimmed text. */
+  readonly value: string
+  readonly source: string
+  readonly confidence: number
+  /** Where the value came from and how it was transformed ("key 'Date of birth' = '08/19/1979'"). */
+  readonly evidence: string
+  /** For `role: "other"`: the words that say who the person is ("emergency contact", "sister"). */
+  readonly relation?: string
+}
+
+type Draft = Omit<TypedFact, "source" | "confidence">
+
+const dateTypes: ReadonlySet<SemanticType> = new Set([
+  "birth_date", "signature_date", "marriage_date", "start_date", "end_date", "issue_date", "expiry_date", "date"
+])
+export const isDateType = (type: SemanticType): boolean => dateTypes.has(type)
+
+// Month names (normalised, no accents) of English, German, French and Spanish, with abbreviations.
+const monthWords: ReadonlyArray<ReadonlyArray<string>> = [
+  ["january", "jan", "januar", "janvier", "enero", "janner"],
+  ["february", "feb", "februar", "fevrier", "febrero", "fev"],
+  ["march", "mar", "marz", "mars", "marzo"],
+  ["april", "apr", "avril", "abril", "avr"],
+  ["may", "mai", "mayo"],
+  ["june", "jun", "juni", "juin", "junio"],
+  ["july", "jul", "juli", "juillet", "julio", "juil"],
+  ["august", "aug", "aout", "agosto"],
+  ["september", "sep", "sept", "septembre", "septiembre", "setiembre"],
+  ["october", "oct", "oktober", "octobre", "octubre", "okt"],
+  ["november", "nov", "novembre", "noviembre"],
+  ["december", "dec", "dezember", "decembre", "diciembre", "dez"]
+]
+const monthOf = (word: string): number | undefined => {
+  const w = Vocabulary.normalize(word).trim()
+  const index = monthWords.findIndex((names) => names.includes(w))
+  return index >= 0 ? index + 1 : undefined
+}
+/** Month names as a regular-expression alternative (accented spellings included). */
+export const monthPattern =
+  "(?:jan(?:uary|uar|vier)?|j[aä]nner|feb(?:ruary|ruar)?|f[ée]v(?:rier)?|febrero|enero|march|mar(?:s|zo)?|m[äa]rz|apr(?:il)?|avr(?:il)?|abril|may|mai|mayo|june?|juni|juin|junio|july|jul|juli|juillet|julio|aug(?:ust)?|ao[uû]t|agosto|sep(?:t|tember|tembre|tiembre)?|setiembre|oct(?:ober|obre|ubre)?|okt(?:ober)?|nov(?:ember|embre|iembre)?|dec(?:ember)?|d[ée]cembre|dez(?:ember)?|diciembre)"
+
+const pad = (n: number) => String(n).padStart(2, "0")
+const valid = (y: number, m: number, d: number) => {
+  if (m < 1 || m > 12 || d < 1 || d > 31 || y < 1000 || y > 2999) return false
+  const date = new Date(Date.UTC(y, m - 1, d))
+  return date.getUTCMonth() === m - 1 && date.getUTCDate() === d
+}
+const iso = (y: number, m: number, d: number) => (valid(y, m, d) ? `${y}-${pad(m)}-${pad(d)}` : undefined)
+const fullYear = (y: string) => (y.length === 2 ? (Number(y) > 40 ? 1900 + Number(y) : 2000 + Number(y)) : Number(y))
+
+/**
+ * A date as `YYYY-MM-DD`: ISO, numeric with separators (the order from the day above 12, else
+ * `order`), or with a month name in English, German, French or Spanish. Undefined when it is
+ * not a date or the day and month cannot be told apart.
+ */
+export const parseDate = (text: string, order?: "MDY" | "DMY"): string | undefined => {
+  const t = text.trim()
+  let m = t.match(/^(\d{4})[-./](\d{1,2})[-./](\d{1,2})$/)
+  if (m) return iso(Number(m[1]), Number(m[2]), Number(m[3]))
+  m = t.match(/^(\d{1,2})[-./ ](\d{1,2})[-./ ](\d{4}|\d{2})$/)
+  if (m) {
+    const a = Number(m[1]), b = Number(m[2]), y = fullYear(m[3]!)
+    if (a > 12 && b <= 12) return iso(y, b, a)
+    if (b > 12 && a <= 12) return iso(y, a, b)
+    if (a === b) return iso(y, a, b)
+    if (order === "DMY") return iso(y, b, a)
+    if (order === "MDY") return iso(y, a, b)
+    return undefined
+  }
+  // "August 19, 1979", "Aug 19 1979"
+  m = t.match(/^([\p{L}]+)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})$/u)
+  if (m && monthOf(m[1]!)) return iso(Number(m[3]), monthOf(m[1]!)!, Number(m[2]))
+  // "19 August 1979", "23 septembre 1987", "3. Mai 1980", "1er mars 2001", "5 de mayo de 1990"
+  m = t.match(/^(\d{1,2})(?:\.|er|st|nd|rd|th)? (?:de )?([\p{L}]+)\.? (?:de )?(\d{4})$/u)
+  if (m && monthOf(m[2]!)) return iso(Number(m[3]), monthOf(m[2]!)!, Number(m[1]))
+  return undefined
+}
+
+/** The order a key's or a text's language implies for numeric dates. */
+const orderOfLanguage = (text: string): "MDY" | "DMY" | undefined => {
+  const lang = Vocabulary.languageOf(text)
+  return lang === undefined ? undefined : lang === "en" ? "MDY" : "DMY"
+}
+
+const NAME_SUFFIXES = new Set(["jr", "sr", "ii", "iii", "iv"])
+const PARTICLES = new Set(["van", "von", "de", "del", "della", "der", "den", "da", "di", "du", "le", "la", "ter", "ten", "zu"])
+
+/** A full name's parts: given, middle (every name between), family (with its particles). */
+export const splitName = (full: string): { given: string; middle?: string; family?: string; suffix?: string } | undefined => {
+  const clean = full.replace(/\s+/g, " ").trim()
+  if (clean === "" || /\d|@/.test(clean)) return undefined
+  // "Last, First Middle"
+  const comma = clean.match(/^([^,]+),\s*([^,]+)$/)
+  if (comma && !NAME_SUFFIXES.has(Vocabulary.normalize(comma[2]!).trim())) {
+    const [given, ...middle] = comma[2]!.trim().split(" ")
+    return { given: given!, ...(middle.length > 0 ? { middle: middle.join(" ") } : {}), family: comma[1]!.trim() }
+  }
+  const words = clean.replace(/,/g, "").split(" ")
+  let suffix: string | undefined
+  if (words.length > 2 && NAME_SUFFIXES.has(Vocabulary.normalize(words[words.length - 1]!).trim())) suffix = words.pop()
+  if (words.length === 1) return { given: words[0]! }
+  let familyStart = words.length - 1
+  while (familyStart > 1 && PARTICLES.has(words[familyStart - 1]!.toLowerCase())) familyStart--
+  const middle = words.slice(1, familyStart).join(" ")
+  return {
+    given: words[0]!,
+    ...(middle ? { middle } : {}),
+    family: words.slice(familyStart).join(" "),
+    ...(suffix ? { suffix } : {})
+  }
+}
+
+// US states and territories by name, for "Naperville, Illinois 60564".
+const usStates: Record<string, string> = {
+  alabama: "AL", alaska: "AK", arizona: "AZ", arkansas: "AR", california: "CA", colorado: "CO", connecticut: "CT", delaware: "DE",
+  "district of columbia": "DC", florida: "FL", georgia: "GA", hawaii: "HI", idaho: "ID", illinois: "IL", indiana: "IN", iowa: "IA",
+  kansas: "KS", kentucky: "KY", louisiana: "LA", maine: "ME", maryland: "MD", massachusetts: "MA", michigan: "MI", minnesota: "MN",
+  mississippi: "MS", missouri: "MO", montana: "MT", nebraska: "NE", nevada: "NV", "new hampshire": "NH", "new jersey": "NJ",
+  "new mexico": "NM", "new york": "NY", "north carolina": "NC", "north dakota": "ND", ohio: "OH", oklahoma: "OK", oregon: "OR",
+  pennsylvania: "PA", "rhode island": "RI", "south carolina": "SC", "south dakota": "SD", tennessee: "TN", texas: "TX", utah: "UT",
+  vermont: "VT", virginia: "VA", washington: "WA", "west virginia": "WV", wisconsin: "WI", wyoming: "WY", "puerto rico": "PR"
+}
+const stateCodes = new Set(Object.values(usStates))
+/** A US state's two-letter code, from its code or its name; undefined otherwise. */
+export const usStateCode = (text: string): string | undefined => {
+  const t = text.trim()
+  if (/^[A-Z]{2}$/.test(t) && stateCodes.has(t)) return t
+  return usStates[Vocabulary.normalize(t).trim()]
+}
+/** State names as a pattern, as written in text (capitalised) or in lower case. */
+export const usStateNamePattern = Object.keys(usStates)
+  .flatMap((s) => [s, s.replace(/\b\w/g, (c) => c.toUpperCase())])
+  .map((s) => s.replace(/ /g, "\\s+"))
+  .join("|")
+
+export interface AddressParts {
+  readonly street?: string
+  readonly unit?: string
+  readonly city?: string
+  readonly state?: string
+  readonly postal?: string
+  readonly country?: string
+}
+
+/**
+ * A one-line address split into parts, only when its shape is unambiguous: US
+ * "street[, unit], city, ST ZIP" (state by code or name) or European "street, [CC-]ZIP city".
+ */
+export const parseAddress = (text: string): AddressParts | undefined => {
+  const t = text.replace(/\s+/g, " ").trim().replace(/[.;]$/, "")
+  const us = t.match(new RegExp(`^(.+?),\\s*(?:((?:apt|apartment|suite|ste|unit|#)\\.?\\s*[\\w-]+),\\s*)?([A-Za-z][A-Za-z .'-]{0,40}?),?\\s+([A-Z]{2}|${usStateNamePattern})\\.?,?\\s+(\\d{5}(?:-\\d{4})?)$`, "i"))
+  if (us) {
+    const state = usStateCode(us[4]!)
+    if (state && /\d/.test(us[1]!)) {
+      return { street: us[1]!.trim(), ...(us[2] ? { unit: us[2].trim() } : {}), city: us[3]!.trim(), state, postal: us[5]!, country: "United States" }
+    }
+  }
+  const eu = t.match(/^(.+?),\s*(?:([A-Z]{1,2})-)?(\d{4,5})\s+([\p{Lu}][\p{L}' -]+?)(?:,\s*([\p{Lu}][\p{L} ]+))?$/u)
+  if (eu && /\d/.test(eu[1]!)) {
+    return { street: eu[1]!.trim(), city: eu[4]!.trim(), postal: eu[3]!, ...(eu[5] ? { country: eu[5].trim() } : {}) }
+  }
+  return undefined
+}
+
+// Words of a key that say whose the value is, not what it is ("First child's", "Spouse's"):
+// taken out before the meaning is looked up, so "First child's name" is a name, not a first name.
+const ownerWords = new RegExp(
+  [
+    "(?:first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th|\\d{1,2}(?:st|nd|rd|th)?|erste[rs]?|zweite[rs]?|dritte[rs]?|premier|premiere|deuxieme|troisieme|primer|primera|segundo|segunda)\\s+(?:child|dependent|dependant|kid|son|daughter|kind|enfant|hijo|hija)(?:'?s)?",
+    "(?:child|dependent|dependant|kind|enfant)\\s*(?:no\\.?|n°|#)?\\s*\\d{1,2}(?:'?s)?",
+    "(?:spouse|wife|husband|partner|ehepartner\\w*|conjoint\\w*|conyuge)(?:'?s)?"
+  ].join("|"),
+  "giu"
+)
+
+// Key words the vocabulary reads as another meaning than a profile key means by them.
+const keyRules: ReadonlyArray<[RegExp, SemanticType]> = [
+  [/(?:^| )(?:autres? prenoms?|other (?:given|first) names?|weitere vornamen|otros nombres|second prenom)(?: |$)/, "middle_name"],
+  [/(?:^| )(?:since|depuis|seit|desde)(?: |$)/, "start_date"]
+]
+
+/** The type a key path names: its last key first, else the whole path. */
+const typeOfKey = (path: ReadonlyArray<string>): SemanticType => {
+  const last = (path[path.length - 1] ?? "").replace(/_/g, " ")
+  const whole = path.join(" ").replace(/_/g, " ")
+  const byKey = keyRules.find(([re]) => re.test(Vocabulary.normalize(whole).trim()))
+  if (byKey) return byKey[1]
+  for (const text of [last, whole]) {
+    const words = text.replace(/[’]/g, "'").replace(ownerWords, " ").trim()
+    const type = Vocabulary.typeOf(words === "" ? text : words)
+    if (type !== "unknown") return type
+  }
+  return "unknown"
+}
+
+/** Types whose value holds digits; "none" or "never issued" is no value of theirs. */
+const numberTypes: ReadonlySet<SemanticType> = new Set(["ssn", "itin", "ein", "tax_id", "national_id", "passport_number", "driver_license", "phone", "fax", "postal_code", "house_number", "age", "iban"])
+
+/** Keys that name a fact but not one the taxonomy has: kept out rather than guessed. */
+const isBooleanWord = (v: string) => /^(?:true|false|yes|no|oui|non|ja|nein)$/i.test(v)
+
+/**
+ * Typed facts from one named value (a key path such as `["spouse", "first_name"]`, a value):
+ * the key's meaning and role by the vocabulary, the value normalised and, for full names and
+ * one-line addresses, split into their parts.
+ */
+export const fromKeyValue = (fullPath: ReadonlyArray<string>, raw: string, orderHint?: "MDY" | "DMY"): ReadonlyArray<Draft> => {
+  // Array positions ("children › 2 › name") number dependents; they are not words of the key.
+  const position = fullPath.find((p) => /^\d{1,2}$/.test(p))
+  const path = fullPath.filter((p) => !/^\d{1,2}$/.test(p))
+  const keyText = path.join(" ").replace(/_/g, " ")
+  const value = raw.replace(/\s+/g, " ").trim()
+  if (value === "") return []
+  let type = typeOfKey(path)
+  // "Name" of a person, "Emergency contact" alone: a full name.
+  if (type === "unknown" && /(?:^| )(?:name|contact|nom|nombre)$/i.test(Vocabulary.normalize(keyText).trim())) type = "full_name"
+  if (type === "unknown" || type === "signature" || type === "signature_date" || type === "signature_place") return []
+  if (isBooleanWord(value) && !["filing_status", "marital_status", "sex", "nationality"].includes(type)) return []
+  if (numberTypes.has(type) && !/\d/.test(value)) return []
+  const ownerText = keyText.replace(/['’]s\b/g, "")
+  // The employee's start date under an employer key ("With the employer since") is the holder's.
+  const keyRole = (Vocabulary.roleOf(ownerText) ?? "self") as FieldRole
+  const role: FieldRole = keyRole === "employer" && (type === "start_date" || type === "end_date") ? "self" : keyRole
+  const dependent = role === "dependent" ? (Vocabulary.dependentIndexOf(ownerText) ?? (position ? Number(position) : undefined)) : undefined
+  // A dependent with no number cannot be told from the others.
+  if (role === "dependent" && dependent === undefined) return []
+  const base = { role, ...(dependent !== undefined ? { dependent_index: dependent } : {}), ...(role === "other" ? { relation: keyText } : {}) }
+  const evidence = `'${keyText}' = '${value}'`
+  const out: Array<Draft> = []
+  const add = (t: SemanticType, v: string, how?: string) => out.push({ ...base, type: t, value: v, evidence: how ? `${evidence} (${how})` : evidence })
+  // A date under a key of another meaning ("Employer since: 15/02/2016") says something else.
+  if (!isDateType(type) && parseDate(value, "MDY") !== undefined) return []
+  if (isDateType(type)) {
+    const date = parseDate(value, orderHint ?? orderOfLanguage(keyText))
+    if (date) add(type, date, "date")
+    return out
+  }
+  if (type === "full_name") {
+    add("full_name", value)
+    const parts = splitName(value)
+    if (parts && parts.family) {
+      add("given_name", parts.given, "given name of the full name")
+      add("family_name", parts.family, "family name of the full name")
+      if (parts.middle) add("middle_name", parts.middle, "middle name of the full name")
+    }
+    return out
+  }
+  if (type === "street_address" || type === "address") {
+    const parts = parseAddress(value)
+    if (parts) {
+      if (parts.street) add("street_address", parts.street, "street of the address")
+      if (parts.unit) add("unit", parts.unit, "unit of the address")
+      if (parts.city) add("city", parts.city, "city of the address")
+      if (parts.state) add("state", parts.state, "state of the address")
+      if (parts.postal) add("postal_code", parts.postal, "postal code of the address")
+      return out
+    }
+    // "1850 Main Street, Suite 210": the street and its unit.
+    const unit = value.match(/^(\d.+?),\s*((?:apt|apartment|suite|ste|unit|flr|floor|#)\.?\s*[\w-]+)$/i)
+    if (unit) {
+      add("street_address", unit[1]!, "street without its unit")
+      add("unit", unit[2]!, "unit of the street address")
+      return out
+    }
+    add(type === "address" ? "address" : "street_address", value)
+    return out
+  }
+  if (type === "state") {
+    add("state", usStateCode(value) ?? value)
+    return out
+  }
+  add(type, value)
+  return out
+}
+
+const groupKey = (f: { role: string; dependent_index?: number }) => `${f.role}#${f.dependent_index ?? ""}`
+
+/**
+ * Values derived from others of the same person: middle initial, "given M", full name, family
+ * name of a dependent who has only a given name is not guessed. A derived fact never replaces a
+ * given one.
+ */
+export const derive = (facts: ReadonlyArray<TypedFact>): ReadonlyArray<TypedFact> => {
+  const out = [...facts]
+  const groups = new Map<string, Array<TypedFact>>()
+  for (const f of facts) {
+    const k = `${f.source}|${groupKey(f)}`
+    groups.set(k, [...(groups.get(k) ?? []), f])
+  }
+  for (const group of groups.values()) {
+    const first = (t: SemanticType) => group.find((f) => f.type === t)
+    const has = (t: SemanticType) => out.some((f) => f.type === t && f.source === group[0]!.source && groupKey(f) === groupKey(group[0]!))
+    const base = group[0]!
+    const push = (type: SemanticType, value: string, from: ReadonlyArray<TypedFact>, how: string) => {
+      if (has(type)) return
+      out.push({
+        type,
+        role: base.role,
+        ...(base.relation !== undefined ? { relation: base.relation } : {}),
+        ...(base.dependent_index !== undefined ? { dependent_index: base.dependent_index } : {}),
+        value,
+        source: base.source,
+        confidence: Math.min(...from.map((f) => f.confidence)),
+        evidence: `${how} from ${from.map((f) => f.evidence).join(" + ")}`
+      })
+    }
+    const given = first("given_name"), middle = first("middle_name"), family = first("family_name")
+    if (middle) push("middle_initial", middle.value.charAt(0).toUpperCase(), [middle], "initial")
+    if (given && middle) push("given_name_and_middle_initial", `${given.value} ${middle.value.charAt(0).toUpperCase()}`, [given, middle], "given name and middle initial")
+    if (given && !middle && family) push("given_name_and_middle_initial", given.value, [given], "given name, no middle name")
+    if (given && family) push("full_name", [given.value, middle?.value, family.value].filter(Boolean).join(" "), [given, ...(middle ? [middle] : []), family], "full name")
+    const city = first("city"), state = first("state"), postal = first("postal_code")
+    if (city && state && postal) push("city_state_postal", `${city.value}, ${state.value} ${postal.value}`, [city, state, postal], "city, state ZIP")
+    const street = first("street_address"), unit = first("unit")
+    if (street && city && postal) {
+      const streetLine = unit ? `${street.value}, ${unit.value}` : street.value
+      const place = state ? `${city.value}, ${state.value} ${postal.value}` : `${postal.value} ${city.value}`
+      push("address", `${streetLine}, ${place}`, [street, ...(unit ? [unit] : []), city, ...(state ? [state] : []), postal], "one-line address")
+    }
+  }
+  return out
+}
+
+/** Typed facts from flat `key: value` facts (profiles, documents, `key: value` lines), in order. */
+export const fromFacts = (facts: ReadonlyArray<Fact>): ReadonlyArray<TypedFact> => {
+  // The date order of a source: its keys' language (French keys write 23/09/1987).
+  const orderBySource = new Map<string, "MDY" | "DMY" | undefined>()
+  for (const source of new Set(facts.map((f) => f.source))) {
+    orderBySource.set(source, orderOfLanguage(facts.filter((f) => f.source === source).map((f) => f.key).join(" . ")))
+  }
+  const typed = facts.flatMap((fact) =>
+    fromKeyValue(fact.key.split(/\s+›\s+/), fact.value, orderBySource.get(fact.source)).map((d) => ({
+      ...d,
+      source: fact.source,
+      confidence: fact.confidence
+    }))
+  )
+  return derive(asOrganizations(typed))
+}
+
+const personTypes: ReadonlySet<SemanticType> = new Set(["given_name", "family_name", "full_name", "birth_date", "ssn"])
+
+/**
+ * A source about an organisation (it has a business name or an EIN and no name, birth date or
+ * SSN of its holder): its own address, phone and e-mail are the organisation's, whose role is
+ * `employer` on forms, not the person's filling them.
+ */
+export const asOrganizations = (facts: ReadonlyArray<TypedFact>): ReadonlyArray<TypedFact> => {
+  const organizations = new Set<string>()
+  for (const source of new Set(facts.map((f) => f.source))) {
+    const own = facts.filter((f) => f.source === source)
+    const business = own.some((f) => f.type === "organization" || f.type === "ein")
+    const person = own.some((f) => f.role === "self" && personTypes.has(f.type))
+    if (business && !person) organizations.add(source)
+  }
+  // The holder's employer is the employer, whoever's key or sentence named it.
+  return facts.map((f) =>
+    (organizations.has(f.source) && f.role === "self") || (f.type === "employer" && f.role === "self") ? { ...f, role: "employer" as const } : f
+  )
+}

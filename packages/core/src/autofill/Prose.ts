@@ -1,0 +1,346 @@
+/**
+ * Typed facts from prose (`text_info`) in English, German and French: who is talked about
+ * (the writer, a spouse, children in the order they are named, another person such as an
+ * emergency contact, an employer), and what is said of them: names, dates by what they are dates
+ * of, identifiers by the words before them, phones, e-mails, addresses, occupation, employer,
+ * marital and filing status. A value whose meaning or owner the text does not make clear is left
+ * out. `key: value` lines are read as profile keys.
+ */
+import type { FieldRole, SemanticType } from "../FormField.ts"
+import * as Vocabulary from "../understand/Vocabulary.ts"
+import { fromLines } from "./Fact.ts"
+import { asOrganizations, derive, fromFacts, fromKeyValue, monthPattern, parseAddress, parseDate, splitName, type TypedFact, usStateNamePattern } from "./Facts.ts"
+
+interface Person {
+  readonly role: FieldRole
+  readonly dependent_index?: number
+}
+
+interface Marker extends Person {
+  readonly at: number
+  readonly end: number
+}
+
+const SELF: Person = { role: "self" }
+
+/** The capitalised name right after a relation word ("my wife, Naomi Ruth Castellanos"), if any. */
+const nameAfter = (clause: string, at: number): string | undefined =>
+  clause.slice(at).match(new RegExp(`^[,:]?\\s+(${NAME})`, "u"))?.[1]
+
+// A capitalised name word (accents, hyphens, apostrophes), and a name of 2 to 4 of them.
+const NAME_WORD = "[\\p{Lu}][\\p{Ll}'’-]+"
+const NAME = `${NAME_WORD}(?:\\s+(?:[\\p{Lu}]\\.|${NAME_WORD})){1,3}`
+
+const spouseWords = "(?:my|our)\\s+(?:wife|husband|spouse|partner)|(?:married|marry)(?:\\s+to)?|ma\\s+femme|mon\\s+(?:mari|[ée]poux)|mon\\s+[ée]pouse|mari[ée]e?\\s+(?:avec|à)|meine\\s+(?:frau|ehefrau|partnerin)|mein(?:em)?\\s+(?:mann|ehemann|partner)|verheiratet\\s+mit|spouse|wife|husband"
+const childWords = "(?:my|our)\\s+(?:son|daughter|child)|\\bson\\b|\\bdaughter\\b|notre\\s+(?:fils|fille|enfant)|mon\\s+(?:fils|enfant)|ma\\s+fille|unser(?:e|en)?\\s+(?:sohn|tochter|kind)|mein(?:e|en)?\\s+(?:sohn|tochter|kind)"
+const otherWords = "emergency|(?:my|our)\\s+(?:sister|brother|mother|father|parent|friend|neighbou?r|aunt|uncle|cousin|guardian)|\\bsister\\b|\\bbrother\\b|notfall|meine?\\s+(?:schwester|bruder|mutter|vater)|urgence|ma\\s+(?:s[œo]eur|m[èe]re)|mon\\s+(?:fr[èe]re|p[èe]re)"
+const selfWords = "\\bI\\b|\\bI'm\\b|\\bmy\\b|\\bme\\b|\\bje\\b|\\bj'|\\bm'|\\bmon\\b|\\bma\\b|\\bmes\\b|\\bich\\b|\\bmein\\w*\\b|\\bmir\\b|\\bmich\\b"
+
+/** Sentences and clauses: a new subject starts after `.`, `;` or `!` (not inside "U.S." or "S.à r.l."). */
+const clauses = (text: string): ReadonlyArray<{ text: string; at: number }> => {
+  const out: Array<{ text: string; at: number }> = []
+  const re = /(?<![A-Z]|\b\d{1,2}|\b[a-z]{1,2}\.[a-z]|\br\.l)[.;!?](?=\s+[\p{Lu}\d(]|\s*$)|;/gu
+  let start = 0
+  for (const m of text.matchAll(re)) {
+    const end = m.index! + 1
+    out.push({ text: text.slice(start, end), at: start })
+    start = end
+  }
+  if (start < text.length) out.push({ text: text.slice(start), at: start })
+  return out
+}
+
+/** Person markers of a clause, in order. Children are numbered in the order the text names them. */
+const markersOf = (clause: string, state: { children: Array<string> }): ReadonlyArray<Marker> => {
+  const found: Array<Marker> = []
+  const add = (re: RegExp, person: (m: RegExpMatchArray) => Person | undefined) => {
+    for (const m of clause.matchAll(re)) {
+      const at = m.index!, end = at + m[0].length
+      if (found.some((f) => at < f.end && end > f.at)) continue
+      const p = person(m)
+      if (p) found.push({ ...p, at, end })
+    }
+  }
+  add(new RegExp(`(?:${childWords})`, "giu"), (m) => {
+    const name = nameAfter(clause, m.index! + m[0].length)
+    if (!name) return undefined
+    const first = name.split(/\s+/)[0]!
+    let index = state.children.indexOf(first)
+    if (index < 0) {
+      state.children.push(first)
+      index = state.children.length - 1
+    }
+    return { role: "dependent", dependent_index: index + 1 }
+  })
+  add(new RegExp(otherWords, "giu"), () => ({ role: "other" }))
+  add(new RegExp(spouseWords, "giu"), () => ({ role: "spouse" }))
+  add(new RegExp(selfWords, "giu"), () => SELF)
+  add(/\b(?:we|our|wir|unser\w*|nous|notre|nos)\b/giu, () => ({ role: "self" }))
+  return found.sort((a, b) => a.at - b.at)
+}
+
+/** The person a value at `at` of a clause is about: the last marker before it, else the clause's previous owner. */
+const ownerAt = (markers: ReadonlyArray<Marker>, at: number, fallback: Person): Person => {
+  let owner = fallback
+  for (const m of markers) if (m.at <= at) owner = m
+  return owner
+}
+
+// Relation nouns as the relationship a form asks for, in the holder's language.
+const relationshipWords: Record<string, string> = {
+  son: "Son", daughter: "Daughter", sister: "Sister", brother: "Brother", mother: "Mother", father: "Father", wife: "Wife", husband: "Husband",
+  fils: "Fils", fille: "Fille", soeur: "Sœur", frere: "Frère", mere: "Mère", pere: "Père", femme: "Femme", mari: "Mari",
+  sohn: "Sohn", tochter: "Tochter", schwester: "Schwester", bruder: "Bruder", mutter: "Mutter", vater: "Vater", frau: "Frau", mann: "Mann"
+}
+
+interface Found {
+  readonly type: SemanticType
+  readonly value: string
+  readonly at: number
+  readonly evidence: string
+  /** The person this fact is about when the text names it directly (a name after "my wife"). */
+  readonly person?: Person
+}
+
+const DATE_RE = new RegExp(
+  `\\b(?:${monthPattern}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}|\\d{1,2}(?:\\.|er|st|nd|rd|th)?\\s+(?:de\\s+)?${monthPattern}\\.?\\s+(?:de\\s+)?\\d{4}|\\d{4}-\\d{2}-\\d{2}|\\d{1,2}[./-]\\d{1,2}[./-]\\d{4})\\b`,
+  "giu"
+)
+
+/** What a date is a date of, by the words just before it (or just after "On <date> I married"). */
+const dateKind = (before: string, after: string): SemanticType | undefined => {
+  const b = before.toLowerCase().slice(-40)
+  const near = (re: RegExp) => re.test(b)
+  const kinds: Array<[SemanticType, RegExp]> = [
+    ["birth_date", /(?:born|birth|n[ée]e?\s+le|geboren|geb\.)\s*(?:on|am|le)?\s*[,:]?\s*$/u],
+    ["marriage_date", /(?:married|wedding|mari[ée]e?s?|verheiratet|heirat\w*)\s*(?:on|am|le|since|seit|depuis)?\s*$/u],
+    ["start_date", /(?:since|depuis\s+le|depuis|seit\s+dem|seit|started\s+on|hired\s+on|starting)\s*$/u]
+  ]
+  for (const [kind, re] of kinds) if (near(re)) return kind
+  const a = after.toLowerCase().slice(0, 25)
+  if (/^\s*,?\s*(?:i|we|ich|wir|je|nous)\s+(?:got\s+)?(?:married|marry|heirateten|haben\s+geheiratet|me\s+suis\s+mari|nous\s+sommes\s+mari)/u.test(a)) return "marriage_date"
+  return undefined
+}
+
+const idKinds: ReadonlyArray<[SemanticType, RegExp]> = [
+  ["ssn", /(?:social\s+security(?:\s+number)?|ssn|s[ée]curit[ée]\s+sociale|sozialversicherungsnummer|nir)\b[^.;\d]{0,25}$/iu],
+  ["ein", /(?:employer\s+identification(?:\s+number)?|\bein)\b[^.;\d]{0,25}$/iu],
+  ["national_id", /(?:identification\s+national\w*|national\s+(?:id\w*|identification)(?:\s+number)?|matricule\)?|identity\s+card\s+number|personalausweis\w*)[^.;\d]{0,25}$/iu],
+  ["passport_number", /(?:passport\s+(?:number|no\.?)|num[ée]ro\s+de\s+passeport|reisepassnummer)[^.;\d]{0,25}$/iu],
+  ["tax_id", /(?:steuer-?id\w*|steuernummer|tax\s+id\w*|num[ée]ro\s+fiscal)[^.;\d]{0,25}$/iu],
+  ["phone", /(?:phone|telephone|t[ée]l[ée]phone|telefon\w*|mobile|portable|joindre\s+au|reach\s+(?:me|us|him|her)\s+at|erreichbar\s+unter|call)[^.;\d]{0,25}$/iu],
+  ["fax", /(?:fax|t[ée]l[ée]copie)[^.;\d]{0,15}$/iu]
+]
+
+const NUMBER_RE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)\s*)?\d[\d\s./-]{5,}\d(?:[\s]?\d{2})?/g
+const US_PHONE_RE = /\(\d{3}\)\s*\d{3}-\d{4}\b/g
+const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g
+const STREET_WORDS = `(?:${["road", "rd", "street", "st", "avenue", "ave", "boulevard", "blvd", "drive", "dr", "lane", "ln", "court", "ct", "place", "pl", "way", "terrace", "parkway", "circle", "highway", "hwy"].flatMap((w) => [w, w.charAt(0).toUpperCase() + w.slice(1)]).join("|")})`
+const US_ADDRESS_RE = new RegExp(
+  `\\b\\d{1,6}\\s+(?:[\\p{Lu}\\d][\\p{L}\\d'.-]*\\s+){0,4}${STREET_WORDS}\\.?(?:,?\\s+(?:[Aa]pt|[Aa]partment|[Ss]uite|[Ss]te|[Uu]nit|#)\\.?\\s*[\\w-]+)?,\\s+[\\p{Lu}][\\p{L} .'-]{0,40}?,?\\s+(?:[A-Z]{2}|${usStateNamePattern})\\s+\\d{5}(?:-\\d{4})?`,
+  "gu"
+)
+const EU_ADDRESS_RE = /\b\d{1,4}(?:\s?(?:bis|ter|[a-z]))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|all[ée]e|impasse|route|quai|cours)\s+[^,;]+?,\s+(?:[A-Z]{1,2}-)?\d{4,5}\s+[\p{Lu}][\p{L}'-]+(?:[\s-][\p{Lu}][\p{L}'-]+)*|\b[\p{Lu}][\p{L}-]*(?:stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|ring|damm)\s+\d+\s?[a-z]?,\s+(?:D-)?\d{5}\s+[\p{Lu}][\p{L}-]+/gu
+
+const maritalWords: ReadonlyArray<[RegExp, string]> = [
+  [/\b(?:i\s+am|i'm)\s+(?:single|unmarried)\b|\bje\s+suis\s+c[ée]libataire\b|\bich\s+bin\s+ledig\b/iu, "Single"],
+  [/\b(?:i\s+am|i'm)\s+divorced\b|\bje\s+suis\s+divorc[ée]e?\b|\bich\s+bin\s+geschieden\b/iu, "Divorced"],
+  [/\b(?:i\s+am|i'm)\s+widowed\b|\bje\s+suis\s+veu(?:f|ve)\b|\bich\s+bin\s+verwitwet\b/iu, "Widowed"],
+  [/\b(?:i\s+am|i'm)\s+married\b|\bi\s+married\b|\bmy\s+(?:wife|husband)\b|\bje\s+suis\s+mari[ée]e?\b|\bich\s+bin\s+verheiratet\b|\bma\s+femme\b|\bmon\s+mari\b|\bmeine\s+(?:ehe)?frau\b|\bmein\s+(?:ehe)?mann\b/iu, "Married"]
+]
+const filingWords: ReadonlyArray<[RegExp, string]> = [
+  [/\b(?:file|filing)\s+(?:our\s+(?:taxes|tax\s+returns?|returns?)\s+)?jointly\b|\bjoint\s+(?:tax\s+)?return\b/iu, "Married filing jointly"],
+  [/\b(?:file|filing)\s+(?:our\s+(?:taxes|returns?)\s+)?separately\b/iu, "Married filing separately"],
+  [/\bhead\s+of\s+household\b/iu, "Head of household"]
+]
+
+const OCCUPATION_STOP = /^(?:u\.?s\.?|citizen|resident|n[ée]e?|mari[ée]e?|c[ée]libataire|divorc|veu|de|du|en|à|au|a|the|an|ledig|verheiratet|geboren|single|married|widowed|divorced|born|not|never|also|retired|unemployed)\b/iu
+
+/**
+ * Everything one clause says, with its position. Names are the person's own only where the text
+ * introduces them ("My name is", "I am", a relation word right before the name).
+ */
+const findIn = (clause: string): ReadonlyArray<Found> => {
+  const found: Array<Found> = []
+  const taken: Array<[number, number]> = []
+  const free = (at: number, end: number) => !taken.some(([a, b]) => at < b && end > a)
+  const take = (at: number, end: number) => taken.push([at, end])
+
+  for (const m of clause.matchAll(EMAIL_RE)) {
+    found.push({ type: "email", value: m[0].replace(/\.$/, ""), at: m.index!, evidence: `e-mail '${m[0]}'` })
+    take(m.index!, m.index! + m[0].length)
+  }
+  for (const re of [US_ADDRESS_RE, EU_ADDRESS_RE]) {
+    for (const m of clause.matchAll(re)) {
+      const at = m.index!, end = at + m[0].length
+      if (!free(at, end)) continue
+      const parts = parseAddress(m[0])
+      if (!parts) continue
+      take(at, end)
+      const add = (type: SemanticType, value: string | undefined) => value && found.push({ type, value, at, evidence: `address '${m[0]}'` })
+      add("street_address", parts.street)
+      add("unit", parts.unit)
+      add("city", parts.city)
+      add("state", parts.state)
+      add("postal_code", parts.postal)
+      // "en France", "in Germany" right after the address names its country.
+      const country = clause.slice(end).match(/^,?\s+(?:in|en|au|aux|in\s+der|im)\s+([\p{Lu}][\p{L}-]+)/u)
+      if (country) found.push({ type: "country", value: country[1]!, at, evidence: `country after the address '${country[0].trim()}'` })
+    }
+  }
+  for (const m of clause.matchAll(DATE_RE)) {
+    const at = m.index!, end = at + m[0].length
+    if (!free(at, end)) continue
+    take(at, end)
+    const kind = dateKind(clause.slice(0, at), clause.slice(end))
+    const order = /[a-zäöüéèàç]{4,}/iu.test(clause) && /\b(?:le|der|die|und|et|je|ich)\b/iu.test(clause) ? "DMY" : "MDY"
+    const date = parseDate(m[0].replace(/\s+/g, " "), order)
+    if (kind && date) found.push({ type: kind, value: date, at, evidence: `'${clause.slice(Math.max(0, at - 25), end).trim()}'` })
+    if (kind === "birth_date") {
+      // "born on <date> in Duluth, Minnesota", "née le <date> à Nancy (Meurthe-et-Moselle)"
+      const place = clause.slice(end).match(new RegExp(`^\\s*,?\\s*(?:in|à|a|en)\\s+(${NAME_WORD}(?:[\\s-]${NAME_WORD})*(?:,\\s+${NAME_WORD}(?:\\s${NAME_WORD})*|\\s+\\([^)]+\\))?)`, "u"))
+      if (place) {
+        found.push({ type: "birth_place", value: place[1]!, at, evidence: `'${place[0].trim()}' after the birth date` })
+        take(end, end + place[0].length)
+      }
+    }
+  }
+  for (const m of clause.matchAll(US_PHONE_RE)) {
+    if (!free(m.index!, m.index! + m[0].length)) continue
+    take(m.index!, m.index! + m[0].length)
+    found.push({ type: "phone", value: m[0], at: m.index!, evidence: `phone '${m[0]}'` })
+  }
+  for (const m of clause.matchAll(NUMBER_RE)) {
+    const raw = m[0].trim()
+    const at = m.index!, end = at + m[0].length
+    if (!free(at, end) || raw.replace(/\D/g, "").length < 7) continue
+    const before = clause.slice(0, at)
+    const kind = idKinds.find(([, re]) => re.test(before))?.[0]
+    if (!kind) continue
+    take(at, end)
+    found.push({ type: kind, value: raw, at, evidence: `'${before.slice(-30).trim()} ${raw}'` })
+  }
+  // Names the text introduces.
+  for (const m of clause.matchAll(/(?:\bmy\s+name\s+is|\bI\s+am|\bI'm|\bje\s+m['’]appelle|\bje\s+suis|\bmon\s+nom\s+est|\bich\s+hei(?:ß|ss)e|\bmein\s+name\s+ist|\bich\s+bin)/giu)) {
+    const name = nameAfter(clause, m.index! + m[0].length)
+    if (name) {
+      found.push({ type: "full_name", value: name, at: m.index!, evidence: `'${m[0]} ${name}'`, person: SELF })
+      break
+    }
+  }
+  const relation = new RegExp(`(?:${spouseWords}|${childWords}|${otherWords})`, "giu")
+  for (const m of clause.matchAll(relation)) {
+    const end = m.index! + m[0].length
+    const name = nameAfter(clause, end)
+    if (name) {
+      found.push({ type: "full_name", value: name, at: end, evidence: `'${clause.slice(m.index!, end)} ${name}'` })
+      // "our son Leo", "my sister, Karin": the relation word is the person's relationship.
+      const noun = Vocabulary.normalize(m[0]).trim().split(" ").pop() ?? ""
+      const relationship = relationshipWords[noun]
+      if (relationship) found.push({ type: "relationship", value: relationship, at: end, evidence: `'${m[0]} ${name}'` })
+    }
+  }
+  // Occupation: "I am a civil engineer", "a pharmacist" right after a name, "je suis comptable", "ich bin Lehrerin".
+  const job = [
+    ...clause.matchAll(/\b(?:I\s+am|I'm|I\s+work\s+as|works?\s+as|is)\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in)\b|[,.;]|$)/gu),
+    ...clause.matchAll(/\p{Ll},\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in)\b|[,.;]|$)/gu),
+    ...clause.matchAll(/\b[Jj]e\s+suis\s+([a-zà-ÿ][a-zà-ÿ -]{2,40}?)(?=\s+(?:et|chez|à|depuis|dans)\b|[,.;]|$)/gu),
+    ...clause.matchAll(/\b[Ii]ch\s+(?:bin|arbeite\s+als)\s+([\p{Lu}][\p{Ll}-]{2,40})(?=\s+(?:und|bei|seit|in)\b|[,.;]|$)/gu)
+  ]
+  for (const m of job) {
+    const word = m[1]!.trim()
+    if (OCCUPATION_STOP.test(word) || /\bcitizen|resident|national\b/i.test(word)) continue
+    found.push({ type: "occupation", value: word.charAt(0).toUpperCase() + word.slice(1), at: m.index! + m[0].indexOf(m[1]!), evidence: `'${m[0].trim()}'` })
+  }
+  // Employer: "worked for X since", "employed by X", "chez X,", "bei der X".
+  const employer = clause.match(/\b(?:work(?:ed|s|ing)?\s+(?:for|at)|employed\s+by|employer\s+is|chez|bei(?:\s+der)?)\s+([\p{Lu}][\p{L}\p{N}&'’. -]*?)(?=\s*,|\s+(?:since|depuis|seit|as|comme|als|in|à|en)\b|\s*;|\.\s|\.$|$)/u)
+  if (employer && /\s/.test(employer[1]!.trim())) {
+    found.push({ type: "employer", value: employer[1]!.trim(), at: employer.index!, evidence: `'${employer[0].trim()}'`, person: SELF })
+    // An address right after the employer's name is the employer's.
+    const after = employer.index! + employer[0].length
+    for (const f of [...found]) {
+      if (f.at >= after && f.at <= after + 3 && ["address", "street_address", "city", "state", "postal_code", "unit", "country"].includes(f.type)) {
+        found.splice(found.indexOf(f), 1, { ...f, person: { role: "employer" } })
+      }
+    }
+  }
+  for (const [re, value] of maritalWords) {
+    const m = clause.match(re)
+    if (m) {
+      found.push({ type: "marital_status", value, at: m.index!, evidence: `'${m[0]}'`, person: SELF })
+      break
+    }
+  }
+  for (const [re, value] of filingWords) {
+    const m = clause.match(re)
+    if (m) found.push({ type: "filing_status", value, at: m.index!, evidence: `'${m[0]}'`, person: SELF })
+  }
+  return found
+}
+
+/** Typed facts from prose and `key: value` lines of one source. */
+export const fromProse = (text: string, source: string, confidence: number): ReadonlyArray<TypedFact> => {
+  const lineFacts = fromFacts(fromLines(text, source, confidence).filter((f) => f.key.split(/\s+/).length <= 6))
+  const prose = text.split(/\r?\n/).filter((line) => !/^[^:]{1,60}:\s*\S/.test(line) || line.length > 120).join("\n")
+  const state = { children: [] as Array<string> }
+  const typed: Array<TypedFact> = []
+  // Each paragraph starts with the writer as its subject; one that never speaks in the first
+  // person is about someone else: an organisation when it names one, else nobody known.
+  const paragraphOwner = (at: number): Person => {
+    const start = Math.max(0, prose.lastIndexOf("\n\n", at))
+    const end = prose.indexOf("\n\n", at)
+    const paragraph = prose.slice(start, end < 0 ? prose.length : end)
+    if (new RegExp(selfWords, "iu").test(paragraph)) return SELF
+    return /\b(?:LLC|Inc|Ltd|GmbH|AG|SA|SARL|S\.?à\s?r\.?l|Corp(?:oration)?|company|firm|Firma|soci[ée]t[ée]|entreprise)\b/u.test(paragraph) ? { role: "employer" } : { role: "official" }
+  }
+  let owner: Person = paragraphOwner(0)
+  for (const clause of clauses(prose)) {
+    const markers = markersOf(clause.text, state)
+    const relation = [...clause.text.matchAll(new RegExp(otherWords, "giu"))].map((m) => m[0]).join(" ")
+    // A clause about "it" or "its" (no first person) with an employer number speaks of an organisation.
+    const firstPerson = new RegExp(selfWords, "iu").test(clause.text)
+    for (const f of findIn(clause.text)) {
+      const found = f.person ?? ownerAt(markers, f.at, owner)
+      const person: Person = f.type === "ein" && (found.role === "self" || found.role === "other") && !firstPerson ? { role: "employer" } : found
+      // Nobody known: no fact (`official` fields are never filled, but the fact is not kept either).
+      if (person.role === "official") continue
+      if (person.role === "dependent" && person.dependent_index === undefined) continue
+      const base = {
+        role: person.role,
+        ...(person.dependent_index !== undefined ? { dependent_index: person.dependent_index } : {}),
+        ...(person.role === "other" && relation !== "" ? { relation } : {}),
+        source,
+        confidence,
+        evidence: `text: ${f.evidence}`
+      }
+      if (f.type === "full_name") {
+        typed.push({ ...base, type: "full_name", value: f.value })
+        const parts = splitName(f.value)
+        if (parts?.family) {
+          typed.push({ ...base, type: "given_name", value: parts.given })
+          typed.push({ ...base, type: "family_name", value: parts.family })
+          if (parts.middle) typed.push({ ...base, type: "middle_name", value: parts.middle })
+        }
+      } else {
+        typed.push({ ...base, type: f.type, value: f.value })
+      }
+    }
+    // A clause without its own subject continues the last one, within a paragraph.
+    if (markers.length > 0) owner = markers[markers.length - 1]!
+    const next = clause.at + clause.text.length
+    if (/\n\s*\n\s*$/.test(clause.text) || /^\s*\n\s*\n/.test(prose.slice(next))) owner = paragraphOwner(next + 2)
+  }
+  // The same type for the same person twice with different values: the text is unclear; drop both.
+  const key = (f: TypedFact) => `${f.type}|${f.role}|${f.dependent_index ?? ""}`
+  const values = new Map<string, Set<string>>()
+  for (const f of typed) values.set(key(f), (values.get(key(f)) ?? new Set()).add(f.value.toLowerCase()))
+  const seen = new Set<string>()
+  const clear = typed.filter((f) => {
+    if ((values.get(key(f))?.size ?? 0) > 1 || seen.has(key(f))) return false
+    seen.add(key(f))
+    return true
+  })
+  return [...lineFacts, ...derive(asOrganizations(clear))]
+}
+
+export { fromKeyValue }

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "@effect/vitest"
+import { fromRecord } from "../../src/autofill/Fact.ts"
+import { derive, fromFacts, parseAddress, parseDate, splitName, type TypedFact } from "../../src/autofill/Facts.ts"
+
+const pick = (facts: ReadonlyArray<TypedFact>) => facts.map((f) => [f.role, f.dependent_index ?? null, f.type, f.value])
+const has = (facts: ReadonlyArray<TypedFact>, role: string, type: string, value: string, dependent?: number) =>
+  facts.some((f) => f.role === role && f.type === type && f.value === value && f.dependent_index === dependent)
+
+describe("Facts.parseDate", () => {
+  it("reads ISO, numeric and month-name dates in several languages", () => {
+    expect(parseDate("1979-08-19")).toBe("1979-08-19")
+    expect(parseDate("08/19/1979")).toBe("1979-08-19")
+    expect(parseDate("19.08.1979")).toBe("1979-08-19")
+    expect(parseDate("August 19, 1979")).toBe("1979-08-19")
+    expect(parseDate("23 septembre 1987")).toBe("1987-09-23")
+    expect(parseDate("3. März 1980")).toBe("1980-03-03")
+    expect(parseDate("5 de mayo de 1990")).toBe("1990-05-05")
+  })
+
+  it("leaves day and month that cannot be told apart unread unless an order is given", () => {
+    expect(parseDate("03/04/2001")).toBeUndefined()
+    expect(parseDate("03/04/2001", "DMY")).toBe("2001-04-03")
+    expect(parseDate("31/02/2001")).toBeUndefined()
+    expect(parseDate("not a date")).toBeUndefined()
+  })
+})
+
+describe("Facts.splitName", () => {
+  it("splits given, middle and family names, with particles, suffixes and the comma form", () => {
+    expect(splitName("Ada Byron Lovelace")).toEqual({ given: "Ada", middle: "Byron", family: "Lovelace" })
+    expect(splitName("Ludwig van Beethoven")).toEqual({ given: "Ludwig", family: "van Beethoven" })
+    expect(splitName("Lovelace, Ada Byron")).toEqual({ given: "Ada", middle: "Byron", family: "Lovelace" })
+    expect(splitName("John Smith Jr")).toEqual({ given: "John", family: "Smith", suffix: "Jr" })
+    expect(splitName("Ada")).toEqual({ given: "Ada" })
+    expect(splitName("12 Main St")).toBeUndefined()
+  })
+})
+
+describe("Facts.parseAddress", () => {
+  it("splits US and European one-line addresses", () => {
+    expect(parseAddress("12 Elm Street, Apt 4, Springfield, Ohio 45501")).toEqual({
+      street: "12 Elm Street", unit: "Apt 4", city: "Springfield", state: "OH", postal: "45501", country: "United States"
+    })
+    expect(parseAddress("8 rue Haute, F-67000 Strasbourg")).toEqual({ street: "8 rue Haute", city: "Strasbourg", postal: "67000" })
+  })
+
+  it("leaves addresses of unclear shape whole", () => {
+    expect(parseAddress("Somewhere near the old mill")).toBeUndefined()
+    expect(parseAddress("Springfield, OH 45501")).toBeUndefined()
+  })
+})
+
+describe("Facts.fromFacts", () => {
+  it("types profile keys in any vocabulary, with roles and dependents", () => {
+    const facts = fromFacts(
+      fromRecord(
+        {
+          Vorname: "Anna",
+          Nachname: "Berg",
+          "Date of birth": "02/14/1990",
+          "Spouse's first name": "Tom",
+          "Second child's name": "Mia Berg",
+          "Emergency contact phone": "(555) 010-2000",
+          "Autres prénoms": "Louise",
+          "Passport number": "none",
+          Colour: "red"
+        },
+        "profile:p",
+        0.9
+      )
+    )
+    expect(has(facts, "self", "given_name", "Anna")).toBe(true)
+    expect(has(facts, "self", "family_name", "Berg")).toBe(true)
+    expect(has(facts, "self", "middle_name", "Louise")).toBe(true)
+    expect(has(facts, "self", "birth_date", "1990-02-14")).toBe(true)
+    expect(has(facts, "spouse", "given_name", "Tom")).toBe(true)
+    expect(has(facts, "dependent", "given_name", "Mia", 2)).toBe(true)
+    expect(has(facts, "other", "phone", "(555) 010-2000")).toBe(true)
+    // Derived from the holder's parts.
+    expect(has(facts, "self", "given_name_and_middle_initial", "Anna L")).toBe(true)
+    expect(has(facts, "self", "full_name", "Anna Louise Berg")).toBe(true)
+    // No digits is no passport number; an unknown key is no fact.
+    expect(facts.some((f) => f.type === "passport_number")).toBe(false)
+    expect(facts.some((f) => f.value === "red")).toBe(false)
+  })
+
+  it("flattens nested records and lists, and splits one-line addresses", () => {
+    const facts = fromFacts(
+      fromRecord(
+        {
+          name: "Ada Byron Lovelace",
+          address: "12 Elm Street, Springfield, OH 45501",
+          spouse: { given_name: "William", date_of_birth: "1805-02-21" },
+          children: [{ name: "Byron King" }, { name: "Annabella King" }]
+        },
+        "profile:p",
+        0.9
+      )
+    )
+    expect(has(facts, "self", "middle_initial", "B")).toBe(true)
+    expect(has(facts, "self", "city", "Springfield")).toBe(true)
+    expect(has(facts, "self", "city_state_postal", "Springfield, OH 45501")).toBe(true)
+    expect(has(facts, "spouse", "given_name", "William")).toBe(true)
+    expect(has(facts, "spouse", "birth_date", "1805-02-21")).toBe(true)
+    expect(has(facts, "dependent", "given_name", "Annabella", 2)).toBe(true)
+  })
+
+  it("makes an organisation's own contact details the employer's", () => {
+    const facts = fromFacts(fromRecord({ "Legal business name": "Acme Ltd", City: "Springfield", "Employer identification number": "12-3456789" }, "profile:o", 0.9))
+    expect(pick(facts).filter(([, , type]) => type === "city")).toEqual([["employer", null, "city", "Springfield"]])
+  })
+
+  it("derives nothing across people or sources", () => {
+    const base = { source: "s", confidence: 1, evidence: "e" }
+    const facts = derive([
+      { ...base, role: "self", type: "given_name", value: "Ada" },
+      { ...base, role: "spouse", type: "middle_name", value: "Noel" }
+    ])
+    expect(facts.some((f) => f.type === "given_name_and_middle_initial" && f.value.includes("N"))).toBe(false)
+  })
+})

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "@effect/vitest"
+import type { TypedFact } from "../../src/autofill/Facts.ts"
+import { fromProse } from "../../src/autofill/Prose.ts"
+
+const has = (facts: ReadonlyArray<TypedFact>, role: string, type: string, value: string, dependent?: number) =>
+  facts.some((f) => f.role === role && f.type === type && f.value === value && f.dependent_index === dependent)
+
+describe("Prose.fromProse", () => {
+  it("reads English prose: people, whose facts are whose, dates by what they are of", () => {
+    const facts = fromProse(
+      "My name is Alan Mathison Turing, born on June 23, 1912 in London, England; my Social Security number is 987-65-4300. " +
+        "I live at 12 Elm Street, Springfield, Ohio 45501 and you can reach me at (555) 010-1234 or alan@example.com. " +
+        "I am a mathematician and have worked for Bletchley Analytics Ltd since March 14, 2019. " +
+        "On May 20, 2010 I married Joan Elisabeth Clarke, a cryptanalyst, born on June 24, 1917. " +
+        "Our son Tom Turing was born on July 15, 2012. In an emergency, please contact my brother, John Turing, phone (555) 010-9999.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "self", "given_name", "Alan")).toBe(true)
+    expect(has(facts, "self", "middle_initial", "M")).toBe(true)
+    expect(has(facts, "self", "birth_date", "1912-06-23")).toBe(true)
+    expect(has(facts, "self", "birth_place", "London, England")).toBe(true)
+    expect(has(facts, "self", "ssn", "987-65-4300")).toBe(true)
+    expect(has(facts, "self", "city", "Springfield")).toBe(true)
+    expect(has(facts, "self", "state", "OH")).toBe(true)
+    expect(has(facts, "self", "phone", "(555) 010-1234")).toBe(true)
+    expect(has(facts, "self", "email", "alan@example.com")).toBe(true)
+    expect(has(facts, "self", "occupation", "Mathematician")).toBe(true)
+    expect(has(facts, "employer", "employer", "Bletchley Analytics Ltd")).toBe(true)
+    expect(has(facts, "self", "start_date", "2019-03-14")).toBe(true)
+    expect(has(facts, "self", "marriage_date", "2010-05-20")).toBe(true)
+    expect(has(facts, "spouse", "family_name", "Clarke")).toBe(true)
+    expect(has(facts, "spouse", "birth_date", "1917-06-24")).toBe(true)
+    expect(has(facts, "spouse", "occupation", "Cryptanalyst")).toBe(true)
+    expect(has(facts, "dependent", "given_name", "Tom", 1)).toBe(true)
+    expect(has(facts, "dependent", "birth_date", "2012-07-15", 1)).toBe(true)
+    expect(has(facts, "other", "given_name", "John")).toBe(true)
+    expect(has(facts, "other", "phone", "(555) 010-9999")).toBe(true)
+    expect(has(facts, "other", "relationship", "Brother")).toBe(true)
+    expect(has(facts, "dependent", "relationship", "Son", 1)).toBe(true)
+    expect(has(facts, "self", "address", "12 Elm Street, Springfield, OH 45501")).toBe(true)
+    expect(has(facts, "self", "marital_status", "Married")).toBe(true)
+  })
+
+  it("reads French and German prose", () => {
+    const fr = fromProse(
+      "Je m'appelle Claire Anne Dubois, je suis née le 14 juillet 1985 à Lyon. J'habite au 8 rue Haute, 67000 Strasbourg. Je suis infirmière et je suis célibataire.",
+      "text_info",
+      0.95
+    )
+    expect(has(fr, "self", "family_name", "Dubois")).toBe(true)
+    expect(has(fr, "self", "birth_date", "1985-07-14")).toBe(true)
+    expect(has(fr, "self", "postal_code", "67000")).toBe(true)
+    expect(has(fr, "self", "occupation", "Infirmière")).toBe(true)
+    expect(has(fr, "self", "marital_status", "Single")).toBe(true)
+    const de = fromProse("Ich heiße Jonas Weber und bin geboren am 3. März 1980 in Bremen. Ich wohne in der Lindenstraße 5, 28195 Bremen.", "text_info", 0.95)
+    expect(has(de, "self", "full_name", "Jonas Weber")).toBe(true)
+    expect(has(de, "self", "birth_date", "1980-03-03")).toBe(true)
+    expect(has(de, "self", "street_address", "Lindenstraße 5")).toBe(true)
+  })
+
+  it("gives an organisation's employer number to the employer", () => {
+    const facts = fromProse(
+      "Call my sister Eva Berg at (555) 010-0199.\n\nAcme Tools Inc was founded in 1990. Its employer identification number (EIN) is 12-3456789.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "employer", "ein", "12-3456789")).toBe(true)
+  })
+
+  it("keeps `key: value` lines and leaves unclear values out", () => {
+    const facts = fromProse("First name: Ada\nThe meeting was on May 5, 2020 and the code is 1234567.", "text_info", 0.95)
+    expect(has(facts, "self", "given_name", "Ada")).toBe(true)
+    // A date of nothing in particular and a number with no meaning are not facts.
+    expect(facts.some((f) => f.value === "2020-05-05" || f.value.includes("1234567"))).toBe(false)
+  })
+})
