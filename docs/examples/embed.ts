@@ -67,7 +67,7 @@ export const program = Effect.gen(function*() {
 
 /**
  * The core on local-directory storage, with the in-process converter, no URL fetching, and PDF
- * work in worker threads (one engine shared by the services and the converter).
+ * work in worker processes (one engine shared by the services and the converter).
  */
 export const layer = (directory: string) =>
   Formwright.layer().pipe(

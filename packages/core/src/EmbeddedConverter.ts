@@ -1,6 +1,6 @@
 /**
  * The embedded Converter: the field detector of this package, run by the PdfEngine (in its
- * worker threads by default), writing the detected fields into the PDF. Suits one machine; a
+ * worker processes by default), writing the detected fields into the PDF. Suits one machine; a
  * remote adapter can replace it behind the same port.
  */
 import { Effect, Layer } from "effect"

@@ -1,6 +1,6 @@
 /**
  * Everything the core offers, wired together: give it Storage, a Converter, a SourceFetcher and
- * a PdfEngine (`PdfEngine.layerWorkers()`: PDF work in worker threads) and get Forms, Profiles,
+ * a PdfEngine (`PdfEngine.layerWorkers()`: PDF work in worker processes) and get Forms, Profiles,
  * Sessions, Conversions and ApiKeys, with in-process jobs and events (`options.events` swaps the
  * events adapter, e.g. for `Webhooks.layer`).
  * Jobs recorded before a restart are resumed when the layer starts.

@@ -3,7 +3,7 @@
  * reading a source document, counting pages, converting a flat PDF) behind one service, so it
  * can run away from the caller's event loop.
  *
- * `layerWorkers` (the default) runs the work in a pool of worker threads, each under a heap cap
+ * `layerWorkers` (the default) runs the work in a pool of worker processes, each under a heap cap
  * and a wall-clock budget: a hostile PDF costs at most one worker, which is replaced, and the
  * server keeps answering meanwhile. `layerInline` runs the same work in the calling thread, for
  * programs that want no threads; it applies the same limits but cannot stop a runaway task.
@@ -87,7 +87,7 @@ export const layerInline = (options: InlineOptions = {}): Layer.Layer<PdfEngine>
 }
 
 export interface WorkersOptions {
-  /** Worker threads at most (default: the cores available, at least 2, at most 4). */
+  /** Worker processes at most (default: the cores available, at least 2, at most 4). */
   readonly workers?: number | undefined
   /** V8 heap cap of each worker in MiB (default 512). */
   readonly maxHeapMb?: number | undefined
@@ -107,7 +107,7 @@ export const workerDefaults = {
 } as const
 
 /**
- * The work in a pool of worker threads, started on first use and stopped with the layer.
+ * The work in a pool of worker processes, started on first use and stopped with the layer.
  * Background tasks leave one worker free for requests, so an upload never waits behind jobs.
  */
 export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngine> =>

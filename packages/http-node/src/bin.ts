@@ -57,7 +57,7 @@ const main = (argv: ReadonlyArray<string>): Effect.Effect<unknown, unknown> | Us
   return new UsageError(`Unknown command '${argv.join(" ")}'.`)
 }
 
-// PDF work, where such promises came from, runs in worker threads that log their own; this net
+// PDF work, where such promises came from, runs in worker processes that log their own; this net
 // only keeps one overlooked promise from ending a server that serves everyone else.
 process.on("unhandledRejection", (reason) => {
   const text = reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason)

@@ -121,11 +121,3 @@ export const run = <T extends TaskName>(
     )
   )
 }
-
-/** The buffers of a task's output worth moving rather than copying back. */
-export const transferables = (output: unknown): Array<ArrayBuffer> => {
-  const pdf = (output as { pdf?: unknown } | undefined)?.pdf
-  return pdf instanceof Uint8Array && pdf.buffer instanceof ArrayBuffer && pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength
-    ? [pdf.buffer]
-    : []
-}

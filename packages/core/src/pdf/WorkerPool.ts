@@ -1,12 +1,18 @@
 /**
- * A pool of Node worker threads that run PDF tasks away from the server's event loop, each
- * under a heap cap and a wall-clock budget. A task that overruns either, or kills its worker,
- * fails with the reason; the worker is replaced and the pool carries on.
+ * A pool of worker processes that run PDF tasks away from the server's event loop, each under
+ * a heap cap and a wall-clock budget. A task that overruns either, or kills its worker, fails
+ * with the reason; the worker is replaced and the pool carries on.
+ *
+ * Processes rather than worker threads: V8 aborts the whole process when an isolate cannot
+ * place one large allocation under its heap limit ("FATAL ERROR: Reached heap limit"), which a
+ * worker thread's resource limits do not prevent; a crafted font sends pdf.js into exactly that.
+ * A process takes only itself down.
  *
  * Plain promises and callbacks, not Effect: this is the one place that talks to
- * `node:worker_threads`, and `PdfEngine` wraps it for the services.
+ * `node:child_process`, and `PdfEngine` wraps it for the services.
  */
-import { Worker } from "node:worker_threads"
+import { type ChildProcess, fork } from "node:child_process"
+import { setPriority } from "node:os"
 import type { RejectReason } from "./PdfError.ts"
 
 /** Where a task comes from: a client waiting on a request, or a background job. */
@@ -15,7 +21,7 @@ export type Lane = "request" | "background"
 export interface PoolOptions {
   /** The worker script (a module URL). */
   readonly script: URL
-  /** Passed to every worker as `workerData`. */
+  /** Passed to every worker as JSON in the environment variable `FORMWRIGHT_WORKER_DATA`. */
   readonly workerData: unknown
   /** Workers at most. */
   readonly size: number
@@ -30,8 +36,6 @@ export interface RunOptions {
   /** The task's time budget, renewed by each progress report (so a conversion gets it per page). */
   readonly timeoutMs: number
   readonly onProgress?: ((value: unknown) => void) | undefined
-  /** Buffers to move to the worker rather than copy (the caller must not use them afterwards). */
-  readonly transfer?: ReadonlyArray<ArrayBuffer> | undefined
 }
 
 /** The task ended badly. `reason` is set when the pool stopped it (a limit or a crash). */
@@ -71,13 +75,15 @@ interface Pending {
 }
 
 interface Slot {
-  readonly worker: Worker
+  readonly worker: ChildProcess
   /** Whether the worker has loaded its modules; a task's time budget starts only then. */
   ready: boolean
   current: (Pending & { timer: ReturnType<typeof setTimeout> | undefined }) | undefined
   tasksRun: number
   /** Set once the pool gave up on this worker (terminated, crashed or exited). */
   gone: boolean
+  /** The end of what the worker wrote to stderr. */
+  stderr: string
 }
 
 export interface Pool {
@@ -117,24 +123,36 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
     slot.gone = true
     slots.delete(slot)
     const current = finish(slot)
-    slot.worker.terminate().catch(() => undefined)
+    slot.worker.kill("SIGKILL")
     if (current) current.reject(new TaskFailed(message, reason))
     dispatch()
   }
 
+  /** The last lines a worker wrote to stderr: how V8 says it ran out of memory. */
+  const tail = (slot: Slot) => slot.stderr.slice(-4_000)
+
   const spawn = (): Slot => {
-    const worker = new Worker(options.script, {
-      workerData: options.workerData,
-      resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(16, Math.floor(options.maxHeapMb / 16))) },
+    const worker = fork(options.script, [], {
+      execArgv: [`--max-old-space-size=${options.maxHeapMb}`, `--max-semi-space-size=${Math.min(32, Math.max(8, Math.floor(options.maxHeapMb / 32)))}`],
+      env: { ...process.env, FORMWRIGHT_WORKER_DATA: JSON.stringify(options.workerData) },
+      // Structured clone, so PDF bytes travel as bytes, not as JSON arrays.
+      serialization: "advanced",
       // The worker's own output would interleave with the server's log lines; it reports through messages.
-      stdout: true,
-      stderr: true
+      stdio: ["ignore", "ignore", "pipe", "ipc"]
+    })
+    const slot: Slot = { worker, ready: false, current: undefined, tasksRun: 0, gone: false, stderr: "" }
+    worker.stderr?.setEncoding("utf8")
+    worker.stderr?.on("data", (chunk: string) => {
+      slot.stderr = (slot.stderr + chunk).slice(-8_000)
     })
     // An idle pool must not keep a process (a CLI, a test) alive.
-    worker.unref()
-    worker.stdout.resume()
-    worker.stderr.resume()
-    const slot: Slot = { worker, ready: false, current: undefined, tasksRun: 0, gone: false }
+    unrefIdle(slot)
+    // Whenever PDF work and the event loop answering requests both want a core, the event loop wins.
+    try {
+      if (worker.pid !== undefined) setPriority(worker.pid, 10)
+    } catch {
+      // Not permitted here: the worker keeps the server's priority.
+    }
     worker.on("message", (message: WorkerMessage) => {
       if (message.type === "log") return log(message.level, message.message)
       if (message.type === "ready") {
@@ -150,28 +168,45 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
         return current.options.onProgress?.(message.value)
       }
       finish(slot)
+      unrefIdle(slot)
       if (message.type === "done") current.resolve(message.value)
       else current.reject(new TaskFailed("The task failed.", undefined, message.error))
       slot.tasksRun++
       if (slot.tasksRun >= tasksPerWorker) {
         slot.gone = true
         slots.delete(slot)
-        worker.terminate().catch(() => undefined)
+        worker.kill()
       }
       dispatch()
     })
-    worker.on("error", (error: Error & { code?: string }) => {
-      const outOfMemory = error.code === "ERR_WORKER_OUT_OF_MEMORY"
-      if (!outOfMemory) log("error", `PDF worker crashed: ${error.stack ?? error.message}`)
+    worker.on("error", (error: Error) => {
+      log("error", `PDF worker failed: ${error.stack ?? error.message}`)
+      discard(slot, "Crashed", "Processing the PDF crashed.")
+    })
+    worker.on("exit", (code, signal) => {
+      if (slot.gone) return
+      const outOfMemory = /heap out of memory|Reached heap limit|invalid size error|Allocation failed/i.test(tail(slot))
+      if (!outOfMemory) log("error", `PDF worker exited (code ${code}, signal ${signal}): ${tail(slot).slice(-1_000)}`)
       discard(
         slot,
         outOfMemory ? "OutOfMemory" : "Crashed",
         outOfMemory ? `The PDF needs more memory than the limit of ${options.maxHeapMb} MiB.` : "Processing the PDF crashed."
       )
     })
-    worker.on("exit", () => discard(slot, "Crashed", "Processing the PDF crashed."))
     slots.add(slot)
     return slot
+  }
+
+  /** A worker with no task must not keep the process alive; one with a task must. */
+  function unrefIdle(slot: Slot) {
+    const channel = slot.worker.channel as { ref?: () => void; unref?: () => void } | undefined
+    if (slot.current) {
+      slot.worker.ref()
+      channel?.ref?.()
+    } else {
+      slot.worker.unref()
+      channel?.unref?.()
+    }
   }
 
   const armTimer = (slot: Slot, timeoutMs: number) =>
@@ -180,8 +215,9 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
   const start = (slot: Slot, pending: Pending) => {
     // A fresh worker takes a moment to load its modules; that is not the task's time.
     slot.current = { ...pending, timer: slot.ready ? armTimer(slot, pending.options.timeoutMs) : undefined }
+    unrefIdle(slot)
     const message: TaskMessage = { id: pending.id, task: pending.task, input: pending.input }
-    slot.worker.postMessage(message, pending.options.transfer as Array<ArrayBuffer> | undefined)
+    slot.worker.send(message)
   }
 
   const takeNext = (): Pending | undefined => {
@@ -240,7 +276,13 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
         const current = finish(slot)
         current?.reject(new TaskFailed("The PDF workers are shut down.", "Crashed"))
       }
-      await Promise.all(all.map((slot) => slot.worker.terminate().catch(() => undefined)))
+      await Promise.all(all.map((slot) =>
+        new Promise<void>((resolve) => {
+          if (slot.worker.exitCode !== null || slot.worker.signalCode !== null) return resolve()
+          slot.worker.once("exit", () => resolve())
+          slot.worker.kill("SIGKILL")
+        })
+      ))
     },
     stats: () => ({ workers: slots.size, busy: busyIn("request") + busyIn("background"), queued: queues.request.length + queues.background.length })
   }

@@ -2,10 +2,9 @@
  * A worker for WorkerPool's tests: does what the task's name says, the way a hostile PDF can
  * make a real worker behave (run long, allocate without end, crash).
  */
-import { parentPort } from "node:worker_threads"
-
-const port = parentPort!
-port.on("message", (message: { id: number; task: string; input: unknown }) => {
+const port = { postMessage: (message: unknown) => process.send!(message) }
+process.on("disconnect", () => process.exit(0))
+process.on("message", (message: { id: number; task: string; input: unknown }) => {
   const { id, task, input } = message
   switch (task) {
     case "echo":
