@@ -140,8 +140,9 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
           task.promise.then(
             (value) => resume(Effect.succeed(value as PdfTasks.Output<typeof name>)),
             (error: WorkerPool.TaskFailed) => {
-              if (error.reason !== undefined) return resume(Effect.fail(new PdfRejected({ reason: error.reason, message: error.message })))
-              const serialized = error.error as PdfTasks.SerializedError
+              const serialized = error.error as PdfTasks.SerializedError | undefined
+              // A limit, a crash, or a cancelled task (whose fiber no longer listens).
+              if (serialized === undefined) return resume(Effect.fail(new PdfRejected({ reason: error.reason ?? "Crashed", message: error.message })))
               if (serialized._tag === "Defect") log("error", `PDF task '${name}' failed unexpectedly: ${serialized.message}`)
               resume(Effect.fail(PdfTasks.deserialize(serialized)))
             }

@@ -1,0 +1,96 @@
+/**
+ * The PdfEngine on hostile input: limits refuse bombs and page floods up front, the worker pool
+ * contains what only a time budget can stop, and the same work keeps going afterwards.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import { Fixtures, HostileFixtures } from "@formwright/testing"
+import * as PdfEngine from "../src/PdfEngine.ts"
+
+const MiB = 1024 * 1024
+
+const withEngine = <A, E>(layer: Layer.Layer<PdfEngine.PdfEngine>, body: (engine: PdfEngine.PdfEngineShape) => Effect.Effect<A, E>) =>
+  Effect.scoped(Effect.flatMap(Layer.build(layer), (context) => body(Context.get(context, PdfEngine.PdfEngine))))
+
+const timed = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.gen(function*() {
+    const started = Date.now()
+    const result = yield* Effect.result(effect)
+    return { result, ms: Date.now() - started }
+  })
+
+describe("PdfEngine limits (worker processes)", () => {
+  it.live("an object-stream bomb is refused before any library inflates it", () =>
+    Effect.gen(function*() {
+      const bomb = yield* Effect.promise(() => HostileFixtures.objectStreamBomb(512 * MiB))
+      yield* withEngine(PdfEngine.layerWorkers({ workers: 1 }), (engine) =>
+        Effect.gen(function*() {
+          const { result, ms } = yield* timed(engine.readForm(bomb))
+          expect(result).toMatchObject({ _tag: "Failure", failure: { _tag: "PdfRejected", reason: "TooLargeDecoded" } })
+          // Counting stops at the limit: a second or so, not the minutes of inflating 512 MiB and parsing it.
+          expect(ms).toBeLessThan(15_000)
+          // The same worker pool goes on serving.
+          const form = yield* engine.readForm(yield* Effect.promise(() => Fixtures.formWithEveryFieldType()))
+          expect(form.fields.length).toBeGreaterThan(0)
+        }))
+    }), 60_000)
+
+  it.live("a PDF past the page limit is refused from its page tree, in every task", () =>
+    Effect.gen(function*() {
+      const pages = HostileFixtures.manyPages(100_000)
+      yield* withEngine(PdfEngine.layerWorkers({ workers: 1 }), (engine) =>
+        Effect.gen(function*() {
+          const tasks: ReadonlyArray<Effect.Effect<unknown, PdfEngine.PdfFailure>> = [engine.readForm(pages), engine.pageCount(pages), engine.readDocument(pages)]
+          for (const task of tasks) {
+            const { result, ms } = yield* timed(task)
+            expect(result).toMatchObject({ _tag: "Failure", failure: { _tag: "PdfRejected", reason: "TooManyPages" } })
+            expect(result._tag === "Failure" && result.failure.message).toContain("100000 pages; the limit is 2000")
+            expect(ms).toBeLessThan(15_000)
+          }
+        }))
+    }), 90_000)
+
+  it.live("work that only a time budget stops fails with Timeout; the next task is served", () =>
+    Effect.gen(function*() {
+      yield* withEngine(PdfEngine.layerWorkers({ workers: 1, requestTimeoutMs: 1_000 }), (engine) =>
+        Effect.gen(function*() {
+          const { result, ms } = yield* timed(engine.readForm(HostileFixtures.textBomb()))
+          expect(result).toMatchObject({ _tag: "Failure", failure: { _tag: "PdfRejected", reason: "Timeout" } })
+          expect(ms).toBeLessThan(10_000)
+          expect(yield* engine.pageCount(yield* Effect.promise(() => Fixtures.formWithEveryFieldType()))).toBeGreaterThan(0)
+        }))
+    }), 60_000)
+
+  it.live("a font that sends pdf.js allocating without end costs one worker, never the server", () =>
+    withEngine(PdfEngine.layerWorkers({ workers: 1 }), (engine) =>
+      Effect.gen(function*() {
+        // In a worker thread this ended in V8's fatal "Reached heap limit", which aborts the whole process.
+        const { result } = yield* timed(engine.readDocument(HostileFixtures.fontPostTableLoop()))
+        expect(result).toMatchObject({ _tag: "Failure", failure: { _tag: "PdfRejected" } })
+        expect(["OutOfMemory", "Timeout"]).toContain(result._tag === "Failure" ? (result.failure as { reason?: string }).reason : undefined)
+        expect((yield* engine.readForm(yield* Effect.promise(() => Fixtures.formWithEveryFieldType()))).fields.length).toBeGreaterThan(0)
+      })), 120_000)
+
+  it.live("a heap cap too small for the work fails with OutOfMemory, not a dead process", () =>
+    Effect.gen(function*() {
+      // Streams within the limits, but more objects than a 64 MiB heap holds.
+      const form = HostileFixtures.manyFields(20_000)
+      yield* withEngine(PdfEngine.layerWorkers({ workers: 1, maxHeapMb: 64 }), (engine) =>
+        Effect.gen(function*() {
+          const { result } = yield* timed(engine.readForm(form))
+          expect(result).toMatchObject({ _tag: "Failure", failure: { _tag: "PdfRejected", reason: "OutOfMemory" } })
+        }))
+    }), 60_000)
+})
+
+describe("PdfEngine limits (inline)", () => {
+  it.live("the calling thread applies the same page and stream limits", () =>
+    withEngine(PdfEngine.layerInline({ limits: { maxPages: 10, maxStreamBytes: 8 * MiB } }), (engine) =>
+      Effect.gen(function*() {
+        const pages = yield* Effect.flip(engine.readForm(HostileFixtures.manyPages(11)))
+        expect(pages).toMatchObject({ _tag: "PdfRejected", reason: "TooManyPages" })
+        const bomb = yield* Effect.flip(engine.readForm(yield* Effect.promise(() => HostileFixtures.contentStreamBomb(64 * MiB))))
+        expect(bomb).toMatchObject({ _tag: "PdfRejected", reason: "TooLargeDecoded" })
+        expect((yield* engine.readForm(HostileFixtures.manyPages(10))).pages).toBe(10)
+      })), 60_000)
+})
