@@ -141,13 +141,11 @@ export const layer: Layer.Layer<
 
     yield* runner.register("conversion", {
       run: process,
-      abandon: (item, message) =>
-        Effect.gen(function*() {
-          const found = yield* storage.getJson(ConversionJob, keys.job(item.owner, item.id))
-          if (Option.isSome(found) && found.value.value.status !== "completed" && found.value.value.status !== "failed") {
-            yield* fail(found.value.value, `The conversion could not be completed: ${message}`)
-          }
-        }).pipe(Effect.catchCause((cause) => Effect.logError("could not mark an abandoned conversion failed", cause)))
+      abandon: JobRunner.failUnfinished(
+        "conversion",
+        (item) => Effect.map(storage.getJson(ConversionJob, keys.job(item.owner, item.id)), Option.map((found) => found.value)),
+        fail
+      )
     })
 
     return Conversions.of({

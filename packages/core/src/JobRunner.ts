@@ -8,7 +8,7 @@
  * The in-process adapter runs items with bounded concurrency; a deployment of many servers swaps
  * in a distributed engine here.
  */
-import { Context, Deferred, Effect, Layer, Queue, Schema } from "effect"
+import { Context, Deferred, Effect, Layer, Option, Queue, Schema } from "effect"
 import * as Storage from "./Storage.ts"
 
 export const WorkKind = Schema.Literals(["session", "conversion"])
@@ -50,6 +50,23 @@ export interface JobRunnerShape {
   /** Resolves when nothing is queued or running (tests, graceful shutdown). */
   readonly idle: Effect.Effect<void>
 }
+
+/**
+ * An `abandon` for jobs whose record has a status: marks the item's record failed with the
+ * message, unless the record is gone or already finished.
+ */
+export const failUnfinished = <A extends { readonly status: string }, E1, E2>(
+  what: string,
+  read: (item: WorkItem) => Effect.Effect<Option.Option<A>, E1>,
+  fail: (record: A, message: string) => Effect.Effect<void, E2>
+): Handler["abandon"] =>
+(item, message) =>
+  Effect.gen(function*() {
+    const found = yield* read(item)
+    if (Option.isSome(found) && found.value.status !== "completed" && found.value.status !== "failed") {
+      yield* fail(found.value, `The ${what} could not be completed: ${message}`)
+    }
+  }).pipe(Effect.catchCause((cause) => Effect.logError(`could not mark an abandoned ${what} failed`, cause)))
 
 export class JobRunner extends Context.Service<JobRunner, JobRunnerShape>()("@formwright/core/JobRunner") {}
 

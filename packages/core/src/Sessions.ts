@@ -249,13 +249,11 @@ export const layer: Layer.Layer<
 
     yield* runner.register("session", {
       run: process,
-      abandon: (item, message) =>
-        Effect.gen(function*() {
-          const found = yield* storage.getJson(Session, keys.session(item.owner, item.id))
-          if (Option.isSome(found) && found.value.value.status !== "completed" && found.value.value.status !== "failed") {
-            yield* fail(found.value.value, `The session could not be completed: ${message}`)
-          }
-        }).pipe(Effect.catchCause((cause) => Effect.logError("could not mark an abandoned session failed", cause)))
+      abandon: JobRunner.failUnfinished(
+        "session",
+        (item) => Effect.map(storage.getJson(Session, keys.session(item.owner, item.id)), Option.map((found) => found.value)),
+        fail
+      )
     })
 
     const completed = (owner: Id.UserId, id: string) =>

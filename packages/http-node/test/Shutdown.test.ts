@@ -4,26 +4,18 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
-import { connect, createServer } from "node:net"
+import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { Fixtures } from "@formwright/testing"
+import { Fixtures, ServerProcess } from "@formwright/testing"
 import * as TestServer from "./support/TestServer.ts"
 
 const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url))
 const key = "shutdown-test-key-0001"
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
+const { freePort } = ServerProcess
 
 interface Run {
   readonly child: ChildProcess
