@@ -1,13 +1,35 @@
-import { defineConfig } from "vitest/config"
+import { configDefaults, defineConfig } from "vitest/config"
+
+/** The hostile-input suite measures /health latency and peak memory, so it runs alone, last. */
+const hostileSuite = "packages/http-node/test/Hostile.test.ts"
 
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "docs/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Stops the local S3 server (Ceph RGW) after the run if an S3 test file started it.
     globalSetup: ["packages/storage-s3/test/support/globalSetup.ts"],
     // PDF work is CPU-bound; two cores on CI.
-    maxWorkers: 2
+    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["packages/*/test/**/*.test.ts", "docs/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, hostileSuite],
+          sequence: { groupOrder: 0 }
+        }
+      },
+      {
+        extends: true,
+        test: {
+          name: "hostile",
+          include: [hostileSuite],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 }
+        }
+      }
+    ]
   }
 })

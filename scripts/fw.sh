@@ -8,6 +8,7 @@
 #   scripts/fw.sh cli  [args]    the `formwright` command (e.g. `keys create --user alice`)
 #   scripts/fw.sh bench [args]   the benchmarks (bench/storage-throughput.ts: S3 against fs)
 #   scripts/fw.sh fuzz [args]    the long fuzz run of hostile PDFs against a real server (scripts/fuzz.ts)
+#   scripts/fw.sh eval [args]    autofill and label-inference figures against eval/baseline.json (scripts/eval.ts)
 #   scripts/fw.sh env            print the PATH to use the installed toolchain by hand
 set -euo pipefail
 
@@ -71,11 +72,12 @@ case "$command" in
   cli) exec node packages/http-node/src/bin.ts "$@" ;;
   bench) exec node bench/storage-throughput.ts "$@" ;;
   fuzz) exec node scripts/fuzz.ts "$@" ;;
+  eval) exec node scripts/eval.ts "$@" ;;
   test)
     say "type-checking (tsc)"
     pnpm exec tsc -p tsconfig.json
     exec pnpm exec vitest run "$@"
     ;;
   env) echo "export PATH=\"$PATH\"" ;;
-  *) say "unknown command '$command' (start, test, cli, bench, fuzz, env)"; exit 2 ;;
+  *) say "unknown command '$command' (start, test, cli, bench, fuzz, eval, env)"; exit 2 ;;
 esac

@@ -15,7 +15,10 @@ import type { Assignment, FillResult } from "./pdf/FormFiller.ts"
 import type { ParsedForm } from "./pdf/FormReader.ts"
 import { PdfRejected, type PdfUnusable } from "./pdf/PdfError.ts"
 import * as PdfLimits from "./pdf/PdfLimits.ts"
-import * as PdfTasks from "./pdf/PdfTasks.ts"
+// Types only: the PDF libraries load where the work runs (a worker, or `layerInline`'s first
+// task), never in a server process that hands the work off.
+import type * as PdfTasks from "./pdf/PdfTasks.ts"
+import * as TaskError from "./pdf/TaskError.ts"
 import * as WorkerPool from "./pdf/WorkerPool.ts"
 
 export type { DocumentContent } from "./pdf/PdfTasks.ts"
@@ -79,7 +82,7 @@ export const layerInline = (options: InlineOptions = {}): Layer.Layer<PdfEngine>
     PdfEngine,
     PdfEngine.of(fromRunner((name, input, _lane, onProgress) =>
       Effect.flatMap(
-        Effect.promise(() => PdfTasks.run(name, input, limits, onProgress ?? (() => undefined))),
+        Effect.promise(async () => (await import("./pdf/PdfTasks.ts")).run(name, input, limits, onProgress ?? (() => undefined))),
         (exit) => exit as Effect.Effect<PdfTasks.Output<typeof name>, PdfTasks.TaskError>
       )
     ))
@@ -89,7 +92,13 @@ export const layerInline = (options: InlineOptions = {}): Layer.Layer<PdfEngine>
 export interface WorkersOptions {
   /** Worker processes at most (default: the cores available, at least 2, at most 4). */
   readonly workers?: number | undefined
-  /** V8 heap cap of each worker in MiB (default 512). */
+  /**
+   * Memory cap of each worker in MiB (default 384): its resident memory while it runs a task,
+   * watched where the system shows it (Linux), and its V8 heap cap, which is this less 128 MiB
+   * for the code and data outside the heap. Past either, the task fails with `OutOfMemory`.
+   */
+  readonly memoryMb?: number | undefined
+  /** The V8 heap cap alone, in MiB (default `memoryMb` less 128; for tests). */
   readonly maxHeapMb?: number | undefined
   /** Budget of a task a request waits on, in ms (default 30 s). */
   readonly requestTimeoutMs?: number | undefined
@@ -101,7 +110,9 @@ export interface WorkersOptions {
 export const defaultWorkers = () => Math.min(4, Math.max(2, availableParallelism()))
 
 export const workerDefaults = {
-  maxHeapMb: 512,
+  memoryMb: 384,
+  /** What a worker holds outside its V8 heap: code, the libraries' native parts, buffers. */
+  outsideHeapMb: 128,
   requestTimeoutMs: 30_000,
   backgroundTimeoutMs: 2 * 60_000
 } as const
@@ -115,7 +126,8 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
     PdfEngine,
     Effect.gen(function*() {
       const limits = { ...PdfLimits.defaults, ...options.limits }
-      const maxHeapMb = options.maxHeapMb ?? workerDefaults.maxHeapMb
+      const memoryMb = options.memoryMb ?? workerDefaults.memoryMb
+      const maxHeapMb = options.maxHeapMb ?? Math.max(64, memoryMb - workerDefaults.outsideHeapMb)
       const timeouts: Record<WorkerPool.Lane, number> = {
         request: options.requestTimeoutMs ?? workerDefaults.requestTimeoutMs,
         background: options.backgroundTimeoutMs ?? workerDefaults.backgroundTimeoutMs
@@ -129,7 +141,9 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
             script: new URL("./pdf/PdfWorker.ts", import.meta.url),
             workerData: { limits },
             size: options.workers ?? defaultWorkers(),
-            maxHeapMb
+            maxHeapMb,
+            // A heap cap set alone (tests) leaves resident memory unwatched.
+            maxRssMb: options.maxHeapMb !== undefined && options.memoryMb === undefined ? undefined : memoryMb
           }, log)
         ),
         (pool) => Effect.promise(() => pool.close())
@@ -144,7 +158,7 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
               // A limit, a crash, or a cancelled task (whose fiber no longer listens).
               if (serialized === undefined) return resume(Effect.fail(new PdfRejected({ reason: error.reason ?? "Crashed", message: error.message })))
               if (serialized._tag === "Defect") log("error", `PDF task '${name}' failed unexpectedly: ${serialized.message}`)
-              resume(Effect.fail(PdfTasks.deserialize(serialized)))
+              resume(Effect.fail(TaskError.deserialize(serialized)))
             }
           )
           return Effect.sync(task.cancel)

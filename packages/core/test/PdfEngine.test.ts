@@ -93,4 +93,50 @@ describe("PdfEngine limits (inline)", () => {
         expect(bomb).toMatchObject({ _tag: "PdfRejected", reason: "TooLargeDecoded" })
         expect((yield* engine.readForm(HostileFixtures.manyPages(10))).pages).toBe(10)
       })), 60_000)
+
+  it.live("a form past the field limit is refused before its fields are understood", () =>
+    withEngine(PdfEngine.layerInline({ limits: { maxFields: 100 } }), (engine) =>
+      Effect.gen(function*() {
+        const refused = yield* Effect.flip(engine.readForm(HostileFixtures.manyFields(101)))
+        expect(refused).toMatchObject({ _tag: "PdfRejected", reason: "TooManyFields" })
+        expect(refused.message).toBe("The form has 101 fields; the limit is 100.")
+        expect((yield* engine.readForm(HostileFixtures.manyFields(100))).fields).toHaveLength(100)
+      })), 60_000)
+})
+
+describe("PdfEngine on damaged cross-references (inline)", () => {
+  it.live("a bad page entry leaves no promise rejected with nobody waiting, in any task (which would kill an embedding process)", () =>
+    Effect.gen(function*() {
+      const stray: Array<unknown> = []
+      const listener = (reason: unknown) => stray.push(reason)
+      process.on("unhandledRejection", listener)
+      yield* Effect.addFinalizer(() => Effect.sync(() => process.off("unhandledRejection", listener)))
+      const damaged = HostileFixtures.badPageReference()
+      yield* withEngine(PdfEngine.layerInline(), (engine) =>
+        Effect.gen(function*() {
+          expect(yield* engine.pageCount(damaged)).toBe(2)
+          yield* Effect.result(engine.readForm(damaged))
+          const content = yield* engine.readDocument(damaged)
+          expect(content.lines).toContain("Page")
+          yield* Effect.result(engine.convert(damaged, { confidence: 0.5, resolution: 1024, allowCheckboxes: true }, () => Effect.void))
+          // Rejections are reported after the microtasks that could still handle them.
+          yield* Effect.sleep(200)
+        }))
+      expect(stray.map(String)).toEqual([])
+    }).pipe(Effect.scoped), 60_000)
+})
+
+describe("PdfEngine stream limits by kind (inline)", () => {
+  it.live("page content past the content-stream limit is refused; an image of the same size is read", () =>
+    withEngine(PdfEngine.layerInline({ limits: { maxContentStreamBytes: 4 * MiB, maxStreamBytes: 64 * MiB } }), (engine) =>
+      Effect.gen(function*() {
+        // 16 MiB of `q Q`: past 4 MiB of page description.
+        const operators = yield* Effect.promise(() => HostileFixtures.contentStreamBomb(16 * MiB, "operators"))
+        const refused = yield* Effect.flip(engine.readForm(operators))
+        expect(refused).toMatchObject({ _tag: "PdfRejected", reason: "TooLargeDecoded" })
+        expect(refused.message).toMatch(/page description .* 4 MiB/)
+        // A 4,000 x 4,000 grey image is 16 MiB of pixels: past the content limit, under the stream limit.
+        const image = yield* Effect.promise(() => HostileFixtures.imageBomb(4_000, 4_000))
+        expect((yield* engine.readForm(image)).pages).toBe(1)
+      })), 60_000)
 })

@@ -56,6 +56,29 @@ describe("WorkerPool", () => {
       expect(await run(pool, "echo", "after")).toBe("after")
     }), 60_000)
 
+  it.runIf(process.platform === "linux")("a task whose resident memory passes the cap (buffers outside the heap) fails with OutOfMemory", () =>
+    withPool({ maxHeapMb: 64, maxRssMb: 200 }, async (pool) => {
+      // 16 MiB every 20 ms for 10 s would be 8 GiB; the heap cap alone never sees it.
+      const error = await failure(run(pool, "buffers", 10_000, { timeoutMs: 60_000 }))
+      expect(error.reason).toBe("OutOfMemory")
+      expect(error.message).toContain("200 MiB")
+      expect(await run(pool, "echo", "after")).toBe("after")
+    }), 60_000)
+
+  it.runIf(process.platform === "linux")("an idle worker that goes on growing past the cap is replaced", () =>
+    withPool({ maxHeapMb: 64, maxRssMb: 200, size: 1 }, async (pool, logs) => {
+      expect(await run(pool, "linger", null)).toBe("answered")
+      const deadline = Date.now() + 20_000
+      while (!logs.some((line) => line.includes("while idle")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+      expect(logs.some((line) => line.includes("while idle"))).toBe(true)
+      expect(await run(pool, "echo", "next")).toBe("next")
+    }), 60_000)
+
+  it.runIf(process.platform === "linux")("work under the resident cap is left alone", () =>
+    withPool({ maxHeapMb: 64, maxRssMb: 400 }, async (pool) => {
+      expect(await run(pool, "buffers", 100, { timeoutMs: 60_000 })).toBeGreaterThan(0)
+    }), 60_000)
+
   it("a worker that throws or exits fails its task with Crashed and is replaced", () =>
     withPool({}, async (pool, logs) => {
       expect((await failure(run(pool, "throw"))).reason).toBe("Crashed")

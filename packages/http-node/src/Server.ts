@@ -4,10 +4,9 @@
 import { type Config, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ApiKeys, EmbeddedConverter, Formwright, PdfEngine, Storage, Webhooks } from "@formwright/core"
 import { FsStorage } from "@formwright/storage-fs"
-import { S3Storage } from "@formwright/storage-s3"
 import * as NetAddress from "effect/net/NetAddress"
 import * as NodeHttp from "node:http"
 import { createServer } from "node:http"
@@ -36,7 +35,10 @@ export interface AppOptions {
  * FORMWRIGHT_S3_* variables (s3), which every server of a deployment can share.
  */
 export const storageLayer = (config: ServerConfig): Layer.Layer<Storage.Storage, Storage.StorageError | Config.ConfigError> =>
-  config.storage === "s3" ? S3Storage.layerConfig : FsStorage.layer({ directory: config.dataDir })
+  config.storage === "s3"
+    // Loaded only when chosen: the AWS SDK is most of a server's modules otherwise.
+    ? Layer.unwrap(Effect.promise(() => import("@formwright/storage-s3")).pipe(Effect.map(({ S3Storage }) => S3Storage.layerConfig)))
+    : FsStorage.layer({ directory: config.dataDir })
 
 /** Keys from FORMWRIGHT_API_KEYS, and a first key for an empty store when asked. */
 const seedKeys = (options: AppOptions) =>

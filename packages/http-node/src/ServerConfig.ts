@@ -126,17 +126,21 @@ const MiB = 1024 * 1024
 /** FORMWRIGHT_PDF_*: the worker pool and the limits of PDF work (README, "Limits"). */
 const pdf: Config.Config<PdfEngine.WorkersOptions> = Config.all({
   workers: optionalPositiveInt("FORMWRIGHT_PDF_WORKERS"),
-  maxHeapMb: optionalPositiveInt("FORMWRIGHT_PDF_MEMORY_MB"),
+  memoryMb: optionalPositiveInt("FORMWRIGHT_PDF_MEMORY_MB"),
   requestTimeoutMs: optionalPositiveInt("FORMWRIGHT_PDF_TIMEOUT_MS"),
   backgroundTimeoutMs: optionalPositiveInt("FORMWRIGHT_PDF_JOB_TIMEOUT_MS"),
   maxPages: optionalPositiveInt("FORMWRIGHT_PDF_MAX_PAGES"),
   maxStreamMb: optionalPositiveInt("FORMWRIGHT_PDF_MAX_STREAM_MB"),
-  maxDecodedMb: optionalPositiveInt("FORMWRIGHT_PDF_MAX_DECODED_MB")
-}).pipe(Config.map(({ maxDecodedMb, maxPages, maxStreamMb, ...pool }) => ({
+  maxContentStreamMb: optionalPositiveInt("FORMWRIGHT_PDF_MAX_CONTENT_STREAM_MB"),
+  maxDecodedMb: optionalPositiveInt("FORMWRIGHT_PDF_MAX_DECODED_MB"),
+  maxFields: optionalPositiveInt("FORMWRIGHT_PDF_MAX_FIELDS")
+}).pipe(Config.map(({ maxContentStreamMb, maxDecodedMb, maxFields, maxPages, maxStreamMb, ...pool }) => ({
   ...pool,
   limits: {
     ...(maxPages !== undefined ? { maxPages } : {}),
+    ...(maxFields !== undefined ? { maxFields } : {}),
     ...(maxStreamMb !== undefined ? { maxStreamBytes: maxStreamMb * MiB } : {}),
+    ...(maxContentStreamMb !== undefined ? { maxContentStreamBytes: maxContentStreamMb * MiB } : {}),
     ...(maxDecodedMb !== undefined ? { maxDecodedBytes: maxDecodedMb * MiB } : {})
   }
 })))

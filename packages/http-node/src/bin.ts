@@ -4,7 +4,7 @@
  * `keys create --user <id>` issues an API key and prints it once.
  */
 import { Cause, Effect, Exit, Layer, Logger } from "effect"
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { ApiKeys } from "@formwright/core"
 import * as Server from "./Server.ts"
 import { config } from "./ServerConfig.ts"

@@ -482,6 +482,11 @@ class RawPdf {
     this.write(`\nendstream\nendobj\n`)
   }
 
+  /** Makes the cross-reference entry of `num` give the offset of `other`: a bad entry. */
+  misplace(num: number, other: number) {
+    this.offsets[num] = this.offsets[other]!
+  }
+
   private checkContiguous(count: number) {
     for (let i = 1; i < count; i++) if (this.offsets[i] === undefined) throw new Error(`object ${i} was never written`)
   }
@@ -736,6 +741,25 @@ export const pageTreeCycle = (): Uint8Array => {
   return pdf.finish("/Root 1 0 R")
 }
 
+/**
+ * A two-page PDF whose cross-reference entries for both pages give another object's offset (bad
+ * entries, as byte damage leaves them). Readers recover by scanning the file. pdf.js 6.x
+ * prefetches every page of the tree's root while it looks for the first one, and when the first
+ * fails it left the second's promise rejected with nobody waiting, which kills a Node process
+ * with default settings (patched in patches/pdfjs-dist@*.patch).
+ */
+export const badPageReference = (): Uint8Array => {
+  const pdf = new RawPdf()
+  pdf.object(1, "<< /Type /Catalog /Pages 2 0 R >>")
+  pdf.object(2, `<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 ${MEDIA_BOX} >>`)
+  pdf.object(3, "<< /Type /Page /Parent 2 0 R /Contents 5 0 R >>")
+  pdf.object(4, "<< /Type /Page /Parent 2 0 R /Contents 5 0 R >>")
+  pdf.stream(5, "", encode("BT /F1 12 Tf 72 720 Td (Page) Tj ET\n"))
+  pdf.misplace(3, 5)
+  pdf.misplace(4, 5)
+  return pdf.finish("/Root 1 0 R")
+}
+
 /** A one-page PDF whose page tree claims `count` pages (a reader that trusts /Count allocates for them). */
 export const pageCountLie = (count = 2 ** 31 - 1): Uint8Array => {
   const pdf = new RawPdf()
@@ -880,6 +904,8 @@ export interface HostileCase {
    * memory limits. Otherwise it may as well be read (200) as refused; never a 5xx.
    */
   readonly overLimits: boolean
+  /** Pages of the document, when it has more than one (a conversion may ask for a few of them). */
+  readonly pages?: number | undefined
   readonly make: () => Uint8Array | Promise<Uint8Array>
 }
 
@@ -891,19 +917,22 @@ export interface HostileCase {
 export const catalogue: ReadonlyArray<HostileCase> = [
   { name: "object-stream bomb (512 MiB)", attack: "an /ObjStm that inflates to 512 MiB", wellFormed: true, overLimits: true, make: () => objectStreamBomb(512 * MiB) },
   { name: "content-stream bomb (1 GiB whitespace)", attack: "a page content stream that inflates to 1 GiB", wellFormed: true, overLimits: true, make: () => contentStreamBomb(1024 * MiB, "whitespace") },
-  { name: "content-stream bomb (250 MiB of q Q)", attack: "125 million operators, under the stream limit", wellFormed: true, overLimits: false, make: () => contentStreamBomb(250 * MiB, "operators") },
+  { name: "content-stream bomb (250 MiB of q Q)", attack: "125 million operators, past the content-stream limit", wellFormed: true, overLimits: true, make: () => contentStreamBomb(250 * MiB, "operators") },
+  { name: "content-stream bomb (15 MiB of q Q)", attack: "7.5 million operators, just under the content-stream limit", wellFormed: true, overLimits: false, make: () => contentStreamBomb(15 * MiB, "operators") },
   { name: "image bomb (16000 x 16000)", attack: "a 244 MiB image, under the stream limit, to render", wellFormed: true, overLimits: false, make: () => imageBomb(16_000, 16_000) },
   { name: "text bomb (10^7 text items)", attack: "nested form XObjects, fan-out 10, depth 7", wellFormed: true, overLimits: false, make: () => textBomb() },
   { name: "font post-table loop", attack: "an embedded TrueType font that sends pdf.js into an endless, allocating loop", wellFormed: true, overLimits: true, make: () => fontPostTableLoop() },
-  { name: "100,000 pages", attack: "a page count far past the limit", wellFormed: true, overLimits: true, make: () => manyPages(100_000) },
-  { name: "16,384 pages", attack: "a page count past the limit", wellFormed: true, overLimits: true, make: () => manyPages(16_384) },
+  { name: "100,000 pages", attack: "a page count far past the limit", wellFormed: true, overLimits: true, pages: 100_000, make: () => manyPages(100_000) },
+  { name: "16,384 pages", attack: "a page count past the limit", wellFormed: true, overLimits: true, pages: 16_384, make: () => manyPages(16_384) },
   { name: "page-count lie (2^31-1)", attack: "/Count 2147483647 over one page", wellFormed: false, overLimits: false, make: () => pageCountLie() },
+  { name: "bad page reference", attack: "a cross-reference entry that points at another page", wellFormed: false, overLimits: false, pages: 2, make: () => badPageReference() },
   { name: "page-tree cycle", attack: "/Kids that hold their own ancestor", wellFormed: false, overLimits: false, make: () => pageTreeCycle() },
   { name: "nested arrays (100,000 deep)", attack: "a recursive parser's stack", wellFormed: false, overLimits: false, make: () => deepNesting(100_000, "array") },
   { name: "nested dictionaries (100,000 deep)", attack: "a recursive parser's stack", wellFormed: false, overLimits: false, make: () => deepNesting(100_000, "dictionary") },
   { name: "page tree 10,000 deep", attack: "a recursive page-tree walk", wellFormed: true, overLimits: false, make: () => deepNesting(10_000, "pageTree") },
   { name: "100,000 path segments", attack: "vector-graphics analysis of one page", wellFormed: true, overLimits: false, make: () => manyPathSegments(100_000) },
-  { name: "20,000 fields", attack: "a form with very many fields", wellFormed: true, overLimits: false, make: () => manyFields(20_000) },
+  { name: "20,000 fields", attack: "a form with very many fields, past the field limit", wellFormed: true, overLimits: true, pages: 400, make: () => manyFields(20_000) },
+  { name: "5,000 fields", attack: "a form with as many fields as allowed", wellFormed: true, overLimits: false, pages: 100, make: () => manyFields(5_000) },
   { name: "xref /Prev loop", attack: "a cross-reference chain that points at itself", wellFormed: false, overLimits: false, make: () => xrefLoop() },
   { name: "self-referential /Length", attack: "a stream length that is the stream", wellFormed: false, overLimits: false, make: () => selfReferentialLength() }
 ]

@@ -74,7 +74,11 @@ export interface ServerProcess {
   readonly call: (path: string, init?: RequestInit & { key?: string | null }) => Promise<Response>
   /** Resident memory now (VmRSS) of the server and every process it started, in bytes. */
   readonly rssBytes: () => number
-  /** Peak resident memory (VmHWM) of the server plus that of every process it started, in bytes. */
+  /**
+   * Peak resident memory of the server and every process it started, in bytes: the larger of
+   * the sum of their peaks (VmHWM) now and the largest sum of their resident memory sampled
+   * every 50 ms, which keeps the peak of a worker that has since died (out of memory, say).
+   */
   readonly peakRssBytes: () => number
   /** Restarts the peak count (`peakRssBytes`) from the current RSS; false where the kernel does not allow it. */
   readonly resetPeakRss: () => boolean
@@ -296,6 +300,15 @@ export const start = async (options: Options): Promise<ServerProcess> => {
     if (!done) await kill("SIGKILL")
   }
 
+  // The largest total resident memory seen since the last reset, sampled while the server runs.
+  let sampledPeak = 0
+  const treeRss = () => (isAlive() ? processTree(child!.pid!).reduce((sum, pid) => sum + statusField(pid, "VmRSS"), 0) : 0)
+  const sampler = setInterval(() => {
+    sampledPeak = Math.max(sampledPeak, treeRss())
+  }, 50)
+  sampler.unref()
+  const stopSampling = () => clearInterval(sampler)
+
   await launch()
   // Requests made while a restart is under way wait for the new process rather than going to
   // the old port.
@@ -317,10 +330,12 @@ export const start = async (options: Options): Promise<ServerProcess> => {
       if (callKey !== null && !headers.has("authorization")) headers.set("authorization", `Bearer ${callKey}`)
       return fetch(`${url}${path}`, { ...rest, headers })
     },
-    rssBytes: () => (isAlive() ? processTree(child!.pid!).reduce((sum, pid) => sum + statusField(pid, "VmRSS"), 0) : 0),
-    peakRssBytes: () => (isAlive() ? processTree(child!.pid!).reduce((sum, pid) => sum + statusField(pid, "VmHWM"), 0) : 0),
+    rssBytes: treeRss,
+    peakRssBytes: () =>
+      Math.max(sampledPeak, isAlive() ? processTree(child!.pid!).reduce((sum, pid) => sum + statusField(pid, "VmHWM"), 0) : 0),
     resetPeakRss: () => {
       if (!isAlive()) return false
+      sampledPeak = treeRss()
       try {
         // "5" resets the peak resident set size to the current one (proc(5), clear_refs).
         for (const pid of processTree(child!.pid!)) writeFileSync(`/proc/${pid}/clear_refs`, "5")
@@ -343,6 +358,7 @@ export const start = async (options: Options): Promise<ServerProcess> => {
     },
     kill,
     stop: async (timeoutMs = 10_000) => {
+      stopSampling()
       await terminate(timeoutMs)
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true })
     }
@@ -362,6 +378,8 @@ export interface HealthStats {
   readonly p50: number
   readonly p99: number
   readonly max: number
+  /** Every latency, in milliseconds, sorted (to pool several periods' figures). */
+  readonly latencies: ReadonlyArray<number>
   /** The last failure's message, if any. */
   readonly lastFailure: string | undefined
 }
@@ -446,6 +464,7 @@ const statsOf = (report: { latencies: Float64Array; failures: number; lastFailur
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
     max: sorted.length === 0 ? 0 : sorted[sorted.length - 1]!,
+    latencies: Array.from(sorted),
     lastFailure: report.lastFailure
   }
 }

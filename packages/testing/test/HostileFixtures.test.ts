@@ -239,8 +239,10 @@ describe("an independent reader (qpdf) sees well-formed PDFs", () => {
     for (const hostile of HostileFixtures.catalogue) {
       // qpdf takes minutes over 10^8 operators or 10^5 pages; those are checked smaller above.
       if (!hostile.wellFormed || hostile.name.includes("bomb") || hostile.name === "100,000 pages") continue
-      const { status, output } = qpdf(await hostile.make(), "--check")
+      const bytes = await hostile.make()
+      const { status, output } = qpdf(bytes, "--check")
       expect(status, `${hostile.name}: ${output.slice(0, 1000)}`).toBe(0)
+      expect(qpdf(bytes, "--show-npages").output.trim(), `${hostile.name}: its pages`).toBe(String(hostile.pages ?? 1))
     }
   }, 120_000)
 
@@ -249,5 +251,9 @@ describe("an independent reader (qpdf) sees well-formed PDFs", () => {
     expect(qpdf(HostileFixtures.xrefLoop(), "--check").output).toMatch(/loop/i)
     expect(qpdf(HostileFixtures.selfReferentialLength(), "--check").output).toMatch(/loop|Length/i)
     expect(qpdf(HostileFixtures.deepNesting(100_000, "array"), "--check").output).toMatch(/deeply nested/i)
+    const damaged = qpdf(HostileFixtures.badPageReference(), "--check")
+    expect(damaged.output).toMatch(/damaged|reconstruct/i)
+    // Recovered by scanning the file, as readers do: both pages are there.
+    expect(qpdf(HostileFixtures.badPageReference(), "--show-npages").output).toMatch(/^2$/m)
   })
 })

@@ -230,6 +230,9 @@ export const fromKeyValue = (fullPath: ReadonlyArray<string>, raw: string, order
   let type = typeOfKey(path)
   // "Name" of a person, "Emergency contact" alone: a full name.
   if (type === "unknown" && /(?:^| )(?:name|contact|nom|nombre)$/i.test(Vocabulary.normalize(keyText).trim())) type = "full_name"
+  // "Contact person", "Authorized to sign for the company": the person, not the organisation.
+  const representative = Vocabulary.namesRepresentative(keyText)
+  if (representative && (type === "unknown" || type === "organization")) type = "full_name"
   if (type === "unknown" || type === "signature" || type === "signature_date" || type === "signature_place") return []
   if (isBooleanWord(value) && !["filing_status", "marital_status", "sex", "nationality"].includes(type)) return []
   if (numberTypes.has(type) && !/\d/.test(value)) return []
@@ -252,6 +255,14 @@ export const fromKeyValue = (fullPath: ReadonlyArray<string>, raw: string, order
     return out
   }
   if (type === "full_name") {
+    // A representative given with their title ("Graciela Ortiz, Operations Director"): two
+    // words or more on each side of one comma, where "Ortiz, Graciela" has one.
+    const withTitle = representative ? value.match(/^([^,]+\s[^,]+),\s*([^,]+\s[^,]+)$/) : null
+    if (withTitle) {
+      out.push(...fromKeyValue(fullPath, withTitle[1]!, orderHint).map((d) => ({ ...d, evidence: `${evidence} (name before the title)` })))
+      add("occupation", withTitle[2]!.trim(), "title after the name")
+      return out
+    }
     add("full_name", value)
     const parts = splitName(value)
     if (parts && parts.family) {

@@ -14,6 +14,8 @@ import { asOrganizations, derive, fromFacts, fromKeyValue, monthPattern, parseAd
 interface Person {
   readonly role: FieldRole
   readonly dependent_index?: number
+  /** For `role: "other"`: the words that say who the person is, carried to the clauses after. */
+  readonly relation?: string
 }
 
 interface Marker extends Person {
@@ -34,6 +36,8 @@ const NAME = `${NAME_WORD}(?:\\s+(?:[\\p{Lu}]\\.|${NAME_WORD})){1,3}`
 const spouseWords = "(?:my|our)\\s+(?:wife|husband|spouse|partner)|(?:married|marry)(?:\\s+to)?|ma\\s+femme|mon\\s+(?:mari|[ée]poux)|mon\\s+[ée]pouse|mari[ée]e?\\s+(?:avec|à)|meine\\s+(?:frau|ehefrau|partnerin)|mein(?:em)?\\s+(?:mann|ehemann|partner)|verheiratet\\s+mit|spouse|wife|husband"
 const childWords = "(?:my|our)\\s+(?:son|daughter|child)|\\bson\\b|\\bdaughter\\b|notre\\s+(?:fils|fille|enfant)|mon\\s+(?:fils|enfant)|ma\\s+fille|unser(?:e|en)?\\s+(?:sohn|tochter|kind)|mein(?:e|en)?\\s+(?:sohn|tochter|kind)"
 const otherWords = "emergency|(?:my|our)\\s+(?:sister|brother|mother|father|parent|friend|neighbou?r|aunt|uncle|cousin|guardian)|\\bsister\\b|\\bbrother\\b|notfall|meine?\\s+(?:schwester|bruder|mutter|vater)|urgence|ma\\s+(?:s[œo]eur|m[èe]re)|mon\\s+(?:fr[èe]re|p[èe]re)"
+// The person who acts for an organisation: its contact person, its authorised signatory.
+const representativeWords = "contact\\s+person|authori[sz]ed\\s+(?:signatory|representative|to\\s+sign)|signatory|legal\\s+representative|ansprechpartner(?:in)?|personne\\s+de\\s+contact|interlocut(?:eur|rice)|persona\\s+de\\s+contacto"
 const selfWords = "\\bI\\b|\\bI'm\\b|\\bmy\\b|\\bme\\b|\\bje\\b|\\bj'|\\bm'|\\bmon\\b|\\bma\\b|\\bmes\\b|\\bich\\b|\\bmein\\w*\\b|\\bmir\\b|\\bmich\\b"
 
 /** Sentences and clauses: a new subject starts after `.`, `;` or `!` (not inside "U.S." or "S.à r.l."). */
@@ -72,7 +76,8 @@ const markersOf = (clause: string, state: { children: Array<string> }): Readonly
     }
     return { role: "dependent", dependent_index: index + 1 }
   })
-  add(new RegExp(otherWords, "giu"), () => ({ role: "other" }))
+  add(new RegExp(representativeWords, "giu"), (m) => ({ role: "other", relation: m[0].toLowerCase() }))
+  add(new RegExp(otherWords, "giu"), (m) => ({ role: "other", relation: m[0].toLowerCase() }))
   add(new RegExp(spouseWords, "giu"), () => ({ role: "spouse" }))
   add(new RegExp(selfWords, "giu"), () => SELF)
   add(/\b(?:we|our|wir|unser\w*|nous|notre|nos)\b/giu, () => ({ role: "self" }))
@@ -240,6 +245,19 @@ const findIn = (clause: string): ReadonlyArray<Found> => {
       if (relationship) found.push({ type: "relationship", value: relationship, at: end, evidence: `'${m[0]} ${name}'` })
     }
   }
+  // An organisation's representative, named before the words that say so: "Its operations
+  // director, Ada Byron, is the contact person", "Ada Byron is authorized to sign for it".
+  const representative = new RegExp(
+    `(?:\\b(?:[Ii]ts|[Oo]ur|[Tt]heir|[Tt]he\\s+company's|[Tt]he\\s+firm's)\\s+([a-z][a-z -]{2,40}?),\\s+)?(${NAME}),?\\s+(?:is|serves\\s+as|acts\\s+as)\\s+(?:the\\s+|its\\s+|our\\s+)?(?:company's\\s+|firm's\\s+)?(${representativeWords})`,
+    "u"
+  )
+  const rep = clause.match(representative)
+  if (rep) {
+    const person: Person = { role: "other", relation: rep[3]!.toLowerCase() }
+    const at = rep.index! + rep[0].indexOf(rep[2]!)
+    found.push({ type: "full_name", value: rep[2]!, at, evidence: `'${rep[0].trim()}'`, person })
+    if (rep[1]) found.push({ type: "occupation", value: rep[1].charAt(0).toUpperCase() + rep[1].slice(1), at, evidence: `'${rep[0].trim()}'`, person })
+  }
   // Occupation: "I am a civil engineer", "a pharmacist" right after a name, "je suis comptable", "ich bin Lehrerin".
   const job = [
     ...clause.matchAll(/\b(?:I\s+am|I'm|I\s+work\s+as|works?\s+as|is)\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in)\b|[,.;]|$)/gu),
@@ -308,7 +326,7 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
       const base = {
         role: person.role,
         ...(person.dependent_index !== undefined ? { dependent_index: person.dependent_index } : {}),
-        ...(person.role === "other" && relation !== "" ? { relation } : {}),
+        ...(person.role === "other" && (person.relation ?? relation) !== "" ? { relation: person.relation ?? relation } : {}),
         source,
         confidence,
         evidence: `text: ${f.evidence}`

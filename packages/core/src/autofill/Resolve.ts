@@ -8,6 +8,7 @@
  * transformed.
  */
 import type { FieldFormat, FieldValue, FormField, SemanticType } from "../FormField.ts"
+import { ownLabel } from "../understand/Semantic.ts"
 import * as Vocabulary from "../understand/Vocabulary.ts"
 import { isDateType, type TypedFact, usStateCode } from "./Facts.ts"
 
@@ -151,7 +152,7 @@ const relationKinds: ReadonlyArray<RegExp> = [
   / (?:doctor|physician|medecin|arzt|medico) /,
   / (?:sister|brother|sibling|schwester|bruder|soeur|frere|hermana|hermano) /,
   / (?:guardian|vormund|tuteur|tutor) /,
-  / (?:contact|kontakt\w*|ansprechpartner\w*) /
+  / (?:contact|kontakt\w*|ansprechpartner\w*|signator\w*|authori[sz]ed|zeichnungsberechtigt\w*|signataire|firmante) /
 ]
 
 const kindsOf = (text: string): ReadonlySet<number> => {
@@ -186,7 +187,10 @@ const otherPeople = / (?:ayant droit|ayants droit|designee|designees|beneficiar\
 const sameFamily = (a: SemanticType, b: SemanticType) => {
   const names: ReadonlyArray<SemanticType> = ["given_name", "middle_name", "middle_initial", "given_name_and_middle_initial", "family_name", "full_name"]
   const places: ReadonlyArray<SemanticType> = ["address", "street_address", "city_state_postal"]
-  return (names.includes(a) && names.includes(b)) || (places.includes(a) && places.includes(b)) || (isDateType(a) && isDateType(b))
+  // A "tax number" is whichever number the holder is taxed under: an EIN, an SSN, an ITIN.
+  const taxIds: ReadonlyArray<SemanticType> = ["tax_id", "ein", "ssn", "itin"]
+  const related = (group: ReadonlyArray<SemanticType>) => group.includes(a) && group.includes(b)
+  return related(names) || related(places) || (taxIds.includes(a) && taxIds.includes(b) && (a === "tax_id" || b === "tax_id")) || (isDateType(a) && isDateType(b))
 }
 
 /**
@@ -212,7 +216,8 @@ export const uncertain = (field: FormField): boolean => {
   const semantic = field.semantic!
   const labelled = field.name.trim() !== "" && field.name !== "undefined"
   const partial = partialName(field.form_name)
-  const label = labelled ? field.name : partial
+  // Within a long /TU, the field's own item: its part and section headings are in `semantic`.
+  const label = labelled ? ownLabel(field.name) : partial
   const text = Vocabulary.normalize(label.replace(/['’]s\b/g, ""))
   for (const words of [label, partial]) {
     const role = Vocabulary.roleOf(words.replace(/['’]s\b/g, ""))
@@ -224,9 +229,15 @@ export const uncertain = (field: FormField): boolean => {
     if (semantic.role !== "dependent" && / row ?\d+ |row\d+ /.test(t)) return true
     if (otherPlaces.test(t) || secondValues.test(t)) return true
   }
+  // A place or a second value named anywhere in a long /TU (its section: "Worksite Location. ...
+  // 9. A. Enter Street Number and Name.") is not the holder's own.
+  if (labelled && label !== field.name) {
+    const whole = Vocabulary.normalize(field.name.replace(/['’]s\b/g, ""))
+    if (otherPlaces.test(whole) || secondValues.test(whole)) return true
+  }
   if (numberWords.test(text) && !numberTypes.has(semantic.type) && !isDateType(semantic.type) && semantic.type !== "street_address") return true
   // A label that continues a sentence ("and full name here") does not say whose value it is.
-  if (labelled && /^\s*(?:and|or|und|oder|et|ou|y|o)\s/i.test(field.name)) return true
+  if (labelled && /^\s*(?:and|or|und|oder|et|ou|y|o)\s/i.test(label)) return true
   // The label, and the PDF name when it is made of words, must not name another meaning.
   for (const words of labelled ? [label, partial] : [label]) {
     if (!/\p{L}{3}/u.test(words.replace(/\b[a-z]\d+\b/gi, ""))) continue
@@ -235,7 +246,7 @@ export const uncertain = (field: FormField): boolean => {
   }
   if (semantic.type === "street_address" && [text, Vocabulary.normalize(partial)].some((t) => / (?:line|ligne|zeile|linea|address|adresse|addr) 2 /.test(t))) return true
   if (semantic.role === "self") {
-    for (const m of field.name.matchAll(/\b([\p{L}]+)['’]s?\b/gu)) {
+    for (const m of label.matchAll(/\b([\p{L}]+)['’]s?\b/gu)) {
       if (/['’]s?$/.test(m[0]) && !selfPossessives.test(Vocabulary.normalize(m[1]!).trim())) return true
     }
   }

@@ -502,7 +502,13 @@ const asRect = (r: unknown): Rect | undefined => {
 /** Reads one page's text, drawing and widgets, and releases the page's resources. */
 const readPage = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<PageInput> =>
   Effect.gen(function* () {
-    const text = yield* PageText.ofPage(doc, pageNumber)
+    const { text, truncated } = yield* PageText.ofPageWithLimit(doc, pageNumber)
+    // A page that draws more text items than the limit is no page a person fills in (nested
+    // forms drawing each other, say); its drawing would be as large, so it is not analysed.
+    if (truncated) {
+      yield* Effect.logWarning(`FieldDetector: page ${pageNumber} draws more text than the limit, so it was not analysed for fields`)
+      return { page: pageNumber, view: [0, 0, text.width, text.height] as const, runs: [], graphics: EMPTY_GRAPHICS, widgets: [] }
+    }
     const page = yield* Effect.tryPromise({ try: () => doc.getPage(pageNumber), catch: (error) => error })
     return yield* Effect.gen(function* () {
       const graphics = yield* VectorLines.ofPage(page)

@@ -22,6 +22,7 @@ import type { FieldOption, FieldValue, FormField, FormType } from "../FormField.
 import * as TextLayout from "../understand/TextLayout.ts"
 import * as Understanding from "../understand/Understanding.ts"
 import * as PageText from "./PageText.ts"
+import * as PdfLimits from "./PdfLimits.ts"
 import { type PdfRejected, unusable, type PdfUnusable } from "./PdfError.ts"
 import * as PdfLib from "./PdfLib.ts"
 import { decodeText, fieldFlags, flags, inherited, onStates } from "./PdfLib.ts"
@@ -390,6 +391,7 @@ export const readForm: (bytes: Uint8Array) => Effect.Effect<ParsedForm, PdfUnusa
     const pages = doc.getPageCount()
     const inputs = yield* Effect.try({ try: () => readFields(doc), catch: () => unusable("Damaged") })
     if (inputs.length === 0 && PdfLib.hasXfa(doc)) return yield* unusable("XfaOnly")
+    yield* PdfLimits.checkFields(inputs.length)
     // pdf.js reads the text; when it cannot, the fields are still worth returning.
     const text = yield* PageText.read(bytes).pipe(
       Effect.catchDefect(() => Effect.succeed([])),

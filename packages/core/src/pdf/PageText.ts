@@ -27,7 +27,7 @@ export interface PageText {
 }
 
 /** A page's text, and whether its text was cut short at the item limit. */
-interface PageRead {
+export interface PageRead {
   readonly text: PageText
   readonly truncated: boolean
 }
@@ -74,6 +74,9 @@ const readPage = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<Page
 /** The text runs of one page (cut at the item limit; see `read`). */
 export const ofPage = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<PageText> =>
   Effect.map(readPage(doc, pageNumber), (read) => read.text)
+
+/** The text runs of one page, and whether the page passed the item limit (so the runs are cut short). */
+export const ofPageWithLimit = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<PageRead> => readPage(doc, pageNumber)
 
 /**
  * The text of every page of `bytes`. A page that passes the item limit ends the reading: its

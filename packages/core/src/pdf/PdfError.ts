@@ -25,19 +25,23 @@ export const unusable = (reason: UnusableReason): PdfUnusable => new PdfUnusable
 
 /**
  * Why PDF work was refused or stopped by a limit, rather than because the file is unusable:
- * the page count, decompressed stream sizes, the wall-clock budget, the memory cap of the
+ * the page count, the field count, decompressed stream sizes, the wall-clock budget, the memory cap of the
  * isolated worker, or a crash of that worker. `message` is safe to show a client.
  */
-export const RejectReason = Schema.Literals(["TooManyPages", "TooLargeDecoded", "Timeout", "OutOfMemory", "Crashed"])
+export const RejectReason = Schema.Literals(["TooManyPages", "TooManyFields", "TooLargeDecoded", "Timeout", "OutOfMemory", "Crashed"])
 export type RejectReason = typeof RejectReason.Type
 
 export class PdfRejected extends Schema.TaggedError<PdfRejected>()("PdfRejected", {
   reason: RejectReason,
   message: Schema.String
 }) {
-  /** Whether the same work might succeed if tried again (a crash or time-out, not a limit of the file). */
+  /**
+   * Whether the same work might succeed if tried again: a crash, or a time-out (the budget is
+   * wall-clock time, which a busy machine eats into). Not a limit of the file, and not the
+   * memory cap: every worker has the same one, so a document that passed it once passes it again.
+   */
   get transient(): boolean {
-    return this.reason === "Timeout" || this.reason === "OutOfMemory" || this.reason === "Crashed"
+    return this.reason === "Timeout" || this.reason === "Crashed"
   }
 }
 

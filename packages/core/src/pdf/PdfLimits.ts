@@ -13,8 +13,21 @@ export interface Limits {
   readonly maxPages: number
   /** Decompressed bytes of any one Flate stream. */
   readonly maxStreamBytes: number
+  /**
+   * Decompressed bytes of any one Flate stream that is neither an image nor a font program:
+   * page content, form XObjects, object streams. Readers turn these into operators or objects,
+   * which costs far more memory per byte than pixels (16 MiB of `q Q` is 8 million operators,
+   * about 500 MiB in a worker that analyses the page), so they get a lower cap.
+   */
+  readonly maxContentStreamBytes: number
   /** Decompressed bytes of all Flate streams together. */
   readonly maxDecodedBytes: number
+  /**
+   * Fields a form may have. Real forms have hundreds, the largest a few thousand; every field
+   * is understood, stored and sent on every read of the form, so a form of tens of thousands
+   * would make each of those slow for everyone.
+   */
+  readonly maxFields: number
   /** Text items read from one page; the rest of a page past it is ignored. */
   readonly maxTextItemsPerPage: number
 }
@@ -24,7 +37,9 @@ const MiB = 1024 * 1024
 export const defaults: Limits = {
   maxPages: 2_000,
   maxStreamBytes: 256 * MiB,
+  maxContentStreamBytes: 16 * MiB,
   maxDecodedBytes: 1024 * MiB,
+  maxFields: 5_000,
   maxTextItemsPerPage: 50_000
 }
 
@@ -38,6 +53,13 @@ export const checkPages = (pages: number): Effect.Effect<void, PdfRejected> =>
   Effect.flatMap(Effect.service(PdfLimits), (limits) =>
     pages > limits.maxPages
       ? Effect.fail(new PdfRejected({ reason: "TooManyPages", message: `The PDF has ${pages} pages; the limit is ${limits.maxPages}.` }))
+      : Effect.void)
+
+/** Refuses a form with more fields than `maxFields`. */
+export const checkFields = (fields: number): Effect.Effect<void, PdfRejected> =>
+  Effect.flatMap(Effect.service(PdfLimits), (limits) =>
+    fields > limits.maxFields
+      ? Effect.fail(new PdfRejected({ reason: "TooManyFields", message: `The form has ${fields} fields; the limit is ${limits.maxFields}.` }))
       : Effect.void)
 
 const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0))
@@ -54,12 +76,32 @@ const indexOf = (bytes: Uint8Array, needle: Uint8Array, from: number): number =>
   return -1
 }
 
+const objKeyword = ascii("obj")
+/** An image's dictionary, or a font program's (`/Length1` of FontFile and FontFile2, or the subtype of FontFile3). */
+const pixelsOrGlyphs = /\/Subtype\s*\/(?:Image|Type1C|CIDFontType0C|OpenType)\b|\/Length1\b/
+
+/** How far before `stream` a stream's dictionary is looked for. */
+const dictionaryWindow = 4096
+
 /**
- * The data of every `stream ... endstream` in the file that starts like zlib data. Found by the
- * keywords rather than by parsing objects: a damaged file is scanned as well as a sound one, and
- * a stream the libraries would find is found here too (they also fall back to the keywords).
+ * Whether the dictionary before the `stream` keyword at `keyword` is an image's or a font
+ * program's: the text from the last `obj` before it (within a few KiB). A stream whose
+ * dictionary cannot be found counts as content, the stricter case.
  */
-function* zlibStreams(bytes: Uint8Array): Generator<Uint8Array> {
+const isImageOrFont = (bytes: Uint8Array, keyword: number): boolean => {
+  const from = Math.max(0, keyword - dictionaryWindow)
+  let start = from
+  for (let i = indexOf(bytes, objKeyword, from); i >= 0 && i < keyword; i = indexOf(bytes, objKeyword, i + 1)) start = i
+  return pixelsOrGlyphs.test(Buffer.from(bytes.buffer, bytes.byteOffset + start, keyword - start).toString("latin1"))
+}
+
+/**
+ * The data of every `stream ... endstream` in the file that starts like zlib data, and whether
+ * it is an image or a font program (`bulk`). Found by the keywords rather than by parsing objects: a damaged file is
+ * scanned as well as a sound one, and a stream the libraries would find is found here too (they
+ * also fall back to the keywords).
+ */
+function* zlibStreams(bytes: Uint8Array): Generator<{ readonly data: Uint8Array; readonly bulk: boolean }> {
   let at = 0
   for (;;) {
     const keyword = indexOf(bytes, streamKeyword, at)
@@ -76,7 +118,7 @@ function* zlibStreams(bytes: Uint8Array): Generator<Uint8Array> {
     if (cmf === undefined || flg === undefined || (cmf & 0x0f) !== 8 || ((cmf << 8) | flg) % 31 !== 0) continue
     const end = indexOf(bytes, endstreamKeyword, start)
     const stop = end < 0 ? bytes.length : end
-    yield bytes.subarray(start, stop)
+    yield { data: bytes.subarray(start, stop), bulk: isImageOrFont(bytes, keyword) }
     at = stop
   }
 }
@@ -129,15 +171,19 @@ export const checkStreams = (bytes: Uint8Array): Effect.Effect<void, PdfRejected
   Effect.gen(function*() {
     const limits = yield* PdfLimits
     // A file too small to hold anything past the limits needs no look inside.
-    if (bytes.length * maxDeflateRatio <= Math.min(limits.maxStreamBytes, limits.maxDecodedBytes)) return
+    const smallest = Math.min(limits.maxStreamBytes, limits.maxContentStreamBytes, limits.maxDecodedBytes)
+    if (bytes.length * maxDeflateRatio <= smallest) return
     let total = 0
-    for (const data of zlibStreams(bytes)) {
-      const budget = Math.min(limits.maxStreamBytes, limits.maxDecodedBytes - total)
+    for (const { data, bulk } of zlibStreams(bytes)) {
+      const streamLimit = bulk ? limits.maxStreamBytes : Math.min(limits.maxStreamBytes, limits.maxContentStreamBytes)
+      const budget = Math.min(streamLimit, limits.maxDecodedBytes - total)
       const size = yield* Effect.promise(() => inflatedSize(data, budget))
-      if (size > limits.maxStreamBytes) {
+      if (size > streamLimit) {
         return yield* new PdfRejected({
           reason: "TooLargeDecoded",
-          message: `The PDF holds a compressed stream that expands past the limit of ${describe(limits.maxStreamBytes)}.`
+          message: bulk
+            ? `The PDF holds a compressed stream that expands past the limit of ${describe(streamLimit)}.`
+            : `The PDF holds a compressed page description that expands past the limit of ${describe(streamLimit)}.`
         })
       }
       total += size

@@ -3,7 +3,7 @@
  * the calling thread, with `PdfEngine.layerInline`). Inputs and outputs are plain data, so they
  * cross a thread boundary by structured clone; errors cross as `SerializedError`.
  */
-import { Cause, Effect, Exit } from "effect"
+import { Effect, Exit } from "effect"
 import type { ConversionOptions, ConversionProgress, ConvertedPdf } from "../Converter.ts"
 import { ConverterError } from "../Converter.ts"
 import * as AddFields from "../detect/AddFields.ts"
@@ -11,7 +11,8 @@ import * as FieldDetector from "../detect/FieldDetector.ts"
 import * as FormFiller from "./FormFiller.ts"
 import * as FormReader from "./FormReader.ts"
 import * as PageText from "./PageText.ts"
-import { PdfRejected, PdfUnusable } from "./PdfError.ts"
+import type { PdfRejected, PdfUnusable } from "./PdfError.ts"
+import type { TaskError } from "./TaskError.ts"
 import * as PdfJs from "./PdfJs.ts"
 import * as PdfLimits from "./PdfLimits.ts"
 
@@ -65,42 +66,11 @@ export const tasks = {
     convert(input.pdf, input.options, (progress) => Effect.sync(() => onProgress(progress)))
 }
 
+export type { SerializedError, TaskError } from "./TaskError.ts"
+
 export type TaskName = keyof typeof tasks
 export type Input<T extends TaskName> = Parameters<(typeof tasks)[T]>[0]
 export type Output<T extends TaskName> = (typeof tasks)[T] extends (...args: any) => Effect.Effect<infer A, any, any> ? A : never
-
-/** A task's failure as plain data. */
-export type SerializedError =
-  | { readonly _tag: "PdfUnusable"; readonly reason: PdfUnusable["reason"]; readonly message: string }
-  | { readonly _tag: "PdfRejected"; readonly reason: PdfRejected["reason"]; readonly message: string }
-  | { readonly _tag: "ConverterError"; readonly message: string; readonly status?: number | undefined }
-  | { readonly _tag: "Defect"; readonly message: string }
-
-export type TaskError = PdfUnusable | PdfRejected | ConverterError
-
-export const serialize = (cause: Cause.Cause<unknown>): SerializedError => {
-  const failure = Cause.findErrorOption(cause)
-  if (failure._tag === "Some") {
-    const error = failure.value as { _tag?: string; reason?: never; message?: string; status?: number }
-    if (error._tag === "PdfUnusable" || error._tag === "PdfRejected") return { _tag: error._tag, reason: error.reason!, message: error.message ?? "" }
-    if (error._tag === "ConverterError") return { _tag: "ConverterError", message: error.message ?? "", status: error.status }
-  }
-  return { _tag: "Defect", message: Cause.pretty(cause).slice(0, 4000) }
-}
-
-/** The error a serialized failure stands for; a defect (a bug) becomes a crash of the work. */
-export const deserialize = (error: SerializedError): TaskError => {
-  switch (error._tag) {
-    case "PdfUnusable":
-      return new PdfUnusable({ reason: error.reason, message: error.message })
-    case "PdfRejected":
-      return new PdfRejected({ reason: error.reason, message: error.message })
-    case "ConverterError":
-      return new ConverterError({ message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) })
-    case "Defect":
-      return new PdfRejected({ reason: "Crashed", message: "Processing the PDF failed unexpectedly." })
-  }
-}
 
 /**
  * Runs a task under `limits`: the streams of every PDF input are checked first, so no library

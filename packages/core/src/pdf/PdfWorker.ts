@@ -6,6 +6,7 @@
 import { Exit } from "effect"
 import type { Limits } from "./PdfLimits.ts"
 import * as PdfTasks from "./PdfTasks.ts"
+import * as TaskError from "./TaskError.ts"
 import type { TaskMessage, WorkerMessage } from "./WorkerPool.ts"
 
 if (process.send === undefined) throw new Error("PdfWorker.ts runs as a worker process of WorkerPool.")
@@ -30,7 +31,7 @@ process.on("message", async (message: TaskMessage) => {
   }
   const exit = await PdfTasks.run(name, message.input as never, limits, (value) => post({ type: "progress", id: message.id, value }))
   if (Exit.isSuccess(exit)) post({ type: "done", id: message.id, value: exit.value })
-  else post({ type: "failed", id: message.id, error: PdfTasks.serialize(exit.cause) })
+  else post({ type: "failed", id: message.id, error: TaskError.serialize(exit.cause) })
 })
 
 post({ type: "ready" })

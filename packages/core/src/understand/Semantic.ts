@@ -25,6 +25,8 @@ export interface SemanticInput {
   readonly field: FormField
   /** The name given to the field (its /TU, else the printed label, else the partial name). */
   readonly label: string
+  /** Whether `label` is the field's /TU. */
+  readonly fromTooltip?: boolean | undefined
   /** The label printed next to the field, when one was found (may differ from a /TU). */
   readonly printed?: string | undefined
   /** The field's cleaned partial name (`dateOfBirth` → "Date of birth"): a last resort for its type. */
@@ -52,6 +54,21 @@ const segments = (text: string): ReadonlyArray<string> =>
     .filter((s) => /\p{L}{2}/u.test(s))
     .reverse()
 
+/**
+ * A field's own label within a long /TU that also names its part and section ("Part 1.
+ * Information About the Person or Organization Filing This Petition. Mailing Address. 3. B.
+ * Enter Street Number and Name."): the sentence after the last item number ("Enter Street
+ * Number and Name."), without instructions that follow it. The whole label when it numbers no item.
+ */
+export const ownLabel = (label: string): string => {
+  const items = [...label.matchAll(/(?:^|\s)\d{1,2}\.(?:\s*[A-Za-z]\.)?\s+(?=\p{Lu})/gu)]
+  const last = items.at(-1)
+  if (last === undefined) return label
+  const rest = label.slice(last.index! + last[0].length)
+  const sentence = rest.match(/^.+?[.?:](?=\s|$)/u)?.[0] ?? rest
+  return /\p{L}{3}/u.test(sentence) ? sentence.trim() : label
+}
+
 const firstKnown = (texts: ReadonlyArray<string | undefined>): SemanticType => {
   for (const text of texts) {
     if (text === undefined || text.trim() === "") continue
@@ -66,7 +83,15 @@ export const typeOf = (input: SemanticInput): SemanticType => {
   const { field } = input
   if (field.form_type === "Signature") return "signature"
   if (field.form_type === "PushButton") return "unknown"
-  const fromLabels = firstKnown([...segments(input.printed ?? ""), input.printed, ...segments(input.label), input.label, input.question])
+  // A /TU is the form author's own word for the field, so it goes before the text printed near
+  // the widget (which may belong to a neighbour); within a long /TU that numbers its items,
+  // only the field's own item counts (the other sentences are its part's and section's headings).
+  const own = ownLabel(input.label)
+  const labelTexts = own !== input.label ? [own] : [...segments(input.label), input.label]
+  const printedTexts = [...segments(input.printed ?? ""), input.printed]
+  const fromLabels = firstKnown(
+    input.fromTooltip ? [...labelTexts, ...printedTexts, input.question] : [...printedTexts, ...labelTexts, input.question]
+  )
   const choice = field.form_type === "RadioButton" || field.form_type === "CheckBox" || field.form_type === "ComboBox" || field.form_type === "ListBox"
   const fromOptions = choice
     ? Vocabulary.typeOfOptions([...(input.captions ?? []), ...(field.options ?? []).flatMap((o) => [o.label, o.value])])

@@ -126,9 +126,9 @@ export const understand = (
     if (!sidesDone.has(page)) {
       sidesDone.add(page)
       const layout = layouts.get(page)
-      const boxes = inputs
-        .filter((i) => kindOf(i.field) === "text" || kindOf(i.field) === "signature")
-        .flatMap((i) => i.widgets.filter((w) => w.page === page && usableRect(w.rect)).map((w) => w.rect))
+      const boxes = (widgetsByPage.get(page) ?? [])
+        .filter(({ owner }) => kindOf(inputs[owner]!.field) === "text" || kindOf(inputs[owner]!.field) === "signature")
+        .map(({ rect }) => rect)
       if (layout) FieldLabel.captionSides(boxes, layout.phrases).forEach((side, i) => captionSides.set(boxes[i]!, side))
     }
     return captionSides.get(rect)
@@ -272,6 +272,7 @@ export const understand = (
     return Semantic.describe({
       field: input.field,
       label: l.label,
+      fromTooltip: l.source === "tooltip",
       printed: l.found?.text,
       partialName: input.fallbackName,
       captions: [...l.captions.values()],
@@ -392,24 +393,33 @@ const withRowRoles = (
   semantics: ReadonlyArray<Semantic.FieldSemantic>,
   explicit: ReadonlyArray<Vocabulary.Role | undefined>
 ): ReadonlyArray<Semantic.FieldSemantic> =>
-  semantics.map((s, i) => {
+{
+  // The fields that name someone, by page: each field looks only at those of its own page.
+  const namingByPage = new Map<number, Array<{ readonly j: number; readonly r: WidgetPlace }>>()
+  inputs.forEach((input, j) => {
+    const r = input.widgets[0]
+    if (r === undefined || explicit[j] === undefined) return
+    const onPage = namingByPage.get(r.page)
+    if (onPage) onPage.push({ j, r })
+    else namingByPage.set(r.page, [{ j, r }])
+  })
+  return semantics.map((s, i) => {
     if (explicit[i] !== undefined) return s
     const w = inputs[i]!.widgets[0]
     if (!w) return s
     const h = w.rect.y2 - w.rect.y1
-    const before = inputs
-      .map((input, j) => ({ j, r: input.widgets[0] }))
+    const before = (namingByPage.get(w.page) ?? [])
       .filter(({ j, r }) =>
-        j !== i && r !== undefined && r.page === w.page && explicit[j] !== undefined && r.rect.x2 <= w.rect.x1 + 2 &&
-        TextLayout.overlapY(r.rect, w.rect) >= 0.5 * Math.min(h, r.rect.y2 - r.rect.y1)
+        j !== i && r.rect.x2 <= w.rect.x1 + 2 && TextLayout.overlapY(r.rect, w.rect) >= 0.5 * Math.min(h, r.rect.y2 - r.rect.y1)
       )
-      .sort((a, b) => b.r!.rect.x2 - a.r!.rect.x2)[0]
+      .sort((a, b) => b.r.rect.x2 - a.r.rect.x2)[0]
     if (!before) return s
     const role = semantics[before.j]!.role
     const index = semantics[before.j]!.dependent_index
     const { dependent_index: _, ...rest } = s
     return role === "dependent" && index !== undefined ? { ...rest, role, dependent_index: index } : { ...rest, role }
   })
+}
 
 /**
  * Dependents listed in a table: the fields of one column (same type, same left edge) on a page

@@ -165,8 +165,13 @@ const rules: ReadonlyArray<Rule> = [
 ]
 
 /** The type a label names, or `unknown`. */
+// A label that asks for a kind or an amount of something ("Type of business", "Gross annual
+// income", "Number of employees") names no value of the taxonomy, whatever noun follows.
+const categoryOrAmount = /(?:^| )(?:(?:type|kind|nature|category|art|sorte|tipo|genre) (?:of|de|der|des|du|d)|number of|anzahl (?:der|an)) (?!birth|naissance|geburt|nacimiento)|(?:^| )(?:income|revenue|turnover|salary|wages|amount|einkommen|umsatz|revenu|chiffre d affaires|ingresos|montant|betrag|importe)(?: |$)/
+
 export const typeOf = (label: string): SemanticType => {
   const text = normalize(label)
+  if (categoryOrAmount.test(text)) return "unknown"
   for (const rule of rules) {
     if (rule.pattern.test(text) && !(rule.unless?.test(text) ?? false)) {
       // "Date" near a birth word is a birth date, whatever the rule order saw first.
@@ -182,6 +187,23 @@ interface RoleRule {
 }
 
 /** Role words in labels and headings; the first match wins. */
+/** Words for the person who acts for an organisation: its contact person or authorised signatory. */
+const representativeStems = [
+  "contact person",
+  "personne de contact",
+  "ansprechpartner\\w*",
+  "persona de contacto",
+  "authori[sz]ed (?:signator\\w*|representative|person|official|to sign)",
+  "signator(?:y|ies)\\b",
+  "zeichnungsberechtigt\\w*",
+  "signataire",
+  "representant(?:e)? (?:legal|autorise)\\w*",
+  "firmante"
+]
+
+/** Whether a key or label names the person who acts for an organisation. */
+export const namesRepresentative = (text: string): boolean => stems(...representativeStems).test(normalize(text))
+
 const roleRules: ReadonlyArray<RoleRule> = [
   {
     role: "official",
@@ -276,6 +298,13 @@ const roleRules: ReadonlyArray<RoleRule> = [
       "figli\\w*",
       "person (?:one|two|three|four|five|six|seven|eight|nine|ten)\\b"
     )
+  },
+  // The person who acts for an organisation (its contact person, its authorised signatory) is
+  // someone other than the holder, before the organisation's own words ("authorised to sign for
+  // the company") make it the employer.
+  {
+    role: "other",
+    pattern: stems(...representativeStems)
   },
   {
     role: "employer",

@@ -110,6 +110,24 @@ describe("Facts.fromFacts", () => {
     expect(pick(facts).filter(([, , type]) => type === "city")).toEqual([["employer", null, "city", "Springfield"]])
   })
 
+  it("reads an organisation's contact person and signatory as another person, the title apart from the name", () => {
+    const facts = fromFacts(fromRecord({
+      "Legal business name": "Acme Ltd",
+      "Contact person": "Ada Byron",
+      "Authorized to sign for the company": "Noel Lovelace, Managing Director",
+      "Contact person's direct phone": "(555) 010-0000"
+    }, "profile:o", 0.9))
+    expect(pick(facts).filter(([role]) => role === "other")).toEqual(expect.arrayContaining([
+      ["other", null, "full_name", "Ada Byron"],
+      ["other", null, "family_name", "Byron"],
+      ["other", null, "full_name", "Noel Lovelace"],
+      ["other", null, "occupation", "Managing Director"],
+      ["other", null, "phone", "(555) 010-0000"]
+    ]))
+    // The signatory is no organisation name.
+    expect(pick(facts).filter(([, , type]) => type === "organization")).toEqual([["employer", null, "organization", "Acme Ltd"]])
+  })
+
   it("derives nothing across people or sources", () => {
     const base = { source: "s", confidence: 1, evidence: "e" }
     const facts = derive([

@@ -68,6 +68,25 @@ describe("Prose.fromProse", () => {
     expect(has(facts, "employer", "ein", "12-3456789")).toBe(true)
   })
 
+  it("tells an organisation's own contact details from those of its contact person", () => {
+    const facts = fromProse(
+      "Acme Widgets LLC is a manufacturer; its employer identification number (EIN) is 12-3456789. The main line is (555) 010-2000 " +
+        "and the general email is office@acme.example.com. Its finance manager, Ada Byron, is the contact person and is authorized to " +
+        "sign for the company; her direct line is (555) 010-2001 and her email is ada@acme.example.com.",
+      "text_info",
+      0.95
+    )
+    const about = (role: string, type: string) => facts.filter((f) => f.role === role && f.type === type).map((f) => f.value)
+    expect(about("employer", "phone")).toEqual(["(555) 010-2000"])
+    expect(about("employer", "email")).toEqual(["office@acme.example.com"])
+    expect(about("other", "full_name")).toEqual(["Ada Byron"])
+    expect(about("other", "occupation")).toEqual(["Finance manager"])
+    expect(about("other", "phone")).toEqual(["(555) 010-2001"])
+    expect(about("other", "email")).toEqual(["ada@acme.example.com"])
+    expect(facts.filter((f) => f.role === "other").every((f) => /contact|authori[sz]ed/.test(f.relation ?? ""))).toBe(true)
+    expect(facts.some((f) => f.role === "self")).toBe(false)
+  })
+
   it("keeps `key: value` lines and leaves unclear values out", () => {
     const facts = fromProse("First name: Ada\nThe meeting was on May 5, 2020 and the code is 1234567.", "text_info", 0.95)
     expect(has(facts, "self", "given_name", "Ada")).toBe(true)

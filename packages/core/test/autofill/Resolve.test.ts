@@ -132,4 +132,18 @@ describe("Resolve.resolve", () => {
     const withCity = [...fields, field("City", { type: "city", role: "self" })]
     expect(Object.values(values(withCity, [...facts, fact("city", "Springfield")]))).toEqual(["1 Main St", "Springfield"])
   })
+
+  it("judges a long /TU by its own item, but a place named anywhere in it keeps the field empty", () => {
+    const company = field("Part 1. If an individual is filing, answer Item Numbers 1. A. through 1. C. If a company is filing, answer Item Number 2. 2. Enter Company or Organization Name.", { type: "organization", role: "employer" })
+    const worksite = field("Part 6. Worksite Location. For Item Numbers 9. A. through 9. E., provide the address where the person will work. 9. A. Enter Street Number and Name.", { type: "street_address", role: "employer" })
+    expect(uncertain(company)).toBe(false)
+    expect(uncertain(worksite)).toBe(true)
+    expect(values([company, worksite], [fact("organization", "Acme Ltd", { role: "employer" }), fact("street_address", "1 Main St", { role: "employer" })])).toEqual({ [company.id]: "Acme Ltd" })
+  })
+
+  it("fills an authorised signatory's fields from an organisation's contact person", () => {
+    const family = field("Part 8. 3. A. Enter Authorized Signatory's Family Name (Last Name).", { type: "family_name", role: "other" })
+    const facts = [fact("family_name", "Byron", { role: "other", relation: "Contact person" }), fact("family_name", "Smith", { role: "other", relation: "Emergency contact" })]
+    expect(values([family], facts)).toEqual({ [family.id]: "Byron" })
+  })
 })

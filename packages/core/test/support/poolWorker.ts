@@ -34,6 +34,24 @@ process.on("message", (message: { id: number; task: string; input: unknown }) =>
       const hoard: Array<Array<number>> = []
       for (;;) hoard.push(Array.from({ length: 100_000 }, (_, i) => i))
     }
+    case "buffers": {
+      // Memory outside the V8 heap (as decoded streams are), touched so it is resident, and
+      // allocated a little at a time so the pool's watch sees it grow.
+      const hoard: Array<Buffer> = []
+      const grow = setInterval(() => hoard.push(Buffer.alloc(16 * 1024 * 1024, 1)), 20)
+      setTimeout(() => {
+        clearInterval(grow)
+        port.postMessage({ type: "done", id, value: hoard.length })
+      }, input as number)
+      return
+    }
+    case "linger": {
+      // Answers at once, then goes on allocating, as a library can after its task returned.
+      port.postMessage({ type: "done", id, value: "answered" })
+      const hoard: Array<Buffer> = []
+      setInterval(() => hoard.push(Buffer.alloc(16 * 1024 * 1024, 1)), 20)
+      return
+    }
     case "throw":
       throw new Error("boom")
     case "exit":

@@ -60,4 +60,22 @@ describe("Semantic.describe", () => {
   it("gives signature fields their own type", () => {
     expect(Semantic.describe({ field: field({ form_type: "Signature" }), label: "Sign here", partialName: "sig" }).type).toBe("signature")
   })
+
+  it("reads a long /TU's own item, not its part and section headings", () => {
+    const tu = "Part 1. Information About the Person or Organization Filing This Petition. Mailing Address. 3. B. Enter Street Number and Name."
+    expect(Semantic.ownLabel(tu)).toBe("Enter Street Number and Name.")
+    expect(Semantic.ownLabel("Part 1. Other Information. 4. Enter Employer Identification Number (EIN). Must be 9 digits; no dashes.")).toBe("Enter Employer Identification Number (EIN).")
+    // Nothing numbered: the whole label.
+    expect(Semantic.ownLabel("Your first name and middle initial")).toBe("Your first name and middle initial")
+    // "Name" in the heading does not make the street a name; the /TU goes before printed text of a neighbour.
+    expect(describeLabel(tu, { fromTooltip: true, printed: "In Care Of Name" }).type).toBe("street_address")
+    // Without a /TU, the printed label still comes first.
+    expect(describeLabel("Address", { printed: "Your first name and initial" }).type).toBe("given_name_and_middle_initial")
+    // A headings' sentence that names an organisation gives an unknown item no meaning.
+    expect(describeLabel("Part 5. If a company or an organization is filing this petition, provide the following. 5. Enter Gross Annual Income.", { fromTooltip: true }).type).toBe("unknown")
+  })
+
+  it("gives a field of the person who acts for an organisation the role of another person", () => {
+    expect(describeLabel("Part 8. Contact Information. 3. A. Enter Authorized Signatory's Family Name (Last Name).", { fromTooltip: true })).toMatchObject({ type: "family_name", role: "other" })
+  })
 })

@@ -99,4 +99,21 @@ describe("Vocabulary.languageOf", () => {
     expect(Vocabulary.languageOf("Indique el nombre y la fecha de nacimiento del solicitante para la solicitud")).toBe("es")
     expect(Vocabulary.languageOf("12 34")).toBeUndefined()
   })
+
+  it("reads a kind or an amount of something as no value of the taxonomy", () => {
+    for (const label of ["Type of business", "Nature of business", "Number of employees", "Gross annual income", "Montant", "Umsatz"]) {
+      expect(Vocabulary.typeOf(label), label).toBe("unknown")
+    }
+    expect(Vocabulary.typeOf("Number and street")).toBe("street_address")
+    expect(Vocabulary.typeOf("Telephone number")).toBe("phone")
+    expect(Vocabulary.typeOf("Número de teléfono")).toBe("phone")
+  })
+
+  it("knows the words for an organisation's contact person and signatory", () => {
+    for (const text of ["Contact person", "Authorized signatory's name", "Authorised to sign for the company", "Ansprechpartner", "Personne de contact"]) {
+      expect(Vocabulary.namesRepresentative(text), text).toBe(true)
+      expect(Vocabulary.roleOf(text), text).toBe("other")
+    }
+    expect(Vocabulary.namesRepresentative("Company name")).toBe(false)
+  })
 })

@@ -3,7 +3,7 @@
  */
 import { Context, Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { type Family, fail, Reply } from "./Respond.ts"
 
 /** The largest body accepted, in bytes (FORMWRIGHT_MAX_UPLOAD_BYTES). */

@@ -6,7 +6,7 @@
  */
 import { Context } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { isIP } from "node:net"
 
 /** Whether a reverse proxy in front of the server sets the `X-Forwarded-*` headers (FORMWRIGHT_TRUST_PROXY). */
