@@ -392,8 +392,7 @@ const withRowRoles = (
   inputs: ReadonlyArray<FieldInput>,
   semantics: ReadonlyArray<Semantic.FieldSemantic>,
   explicit: ReadonlyArray<Vocabulary.Role | undefined>
-): ReadonlyArray<Semantic.FieldSemantic> =>
-{
+): ReadonlyArray<Semantic.FieldSemantic> => {
   // The fields that name someone, by page: each field looks only at those of its own page.
   const namingByPage = new Map<number, Array<{ readonly j: number; readonly r: WidgetPlace }>>()
   inputs.forEach((input, j) => {
