@@ -105,20 +105,23 @@ describe("PdfEngine limits (inline)", () => {
 })
 
 describe("PdfEngine on damaged cross-references (inline)", () => {
-  it.live("a bad page entry leaves no promise rejected with nobody waiting, in any task (which would kill an embedding process)", () =>
+  it.live("a bad page entry or an orphan widget page leaves no promise rejected with nobody waiting, in any task (which would kill an embedding process)", () =>
     Effect.gen(function*() {
       const stray: Array<unknown> = []
       const listener = (reason: unknown) => stray.push(reason)
       process.on("unhandledRejection", listener)
       yield* Effect.addFinalizer(() => Effect.sync(() => process.off("unhandledRejection", listener)))
       const damaged = HostileFixtures.badPageReference()
+      const orphan = HostileFixtures.orphanWidgetPage()
       yield* withEngine(PdfEngine.layerInline(), (engine) =>
         Effect.gen(function*() {
           expect(yield* engine.pageCount(damaged)).toBe(2)
           yield* Effect.result(engine.readForm(damaged))
           const content = yield* engine.readDocument(damaged)
           expect(content.lines).toContain("Page")
-          yield* Effect.result(engine.convert(damaged, { confidence: 0.5, resolution: 1024, allowCheckboxes: true }, () => Effect.void))
+          for (const pdf of [damaged, orphan]) {
+            yield* Effect.result(engine.convert(pdf, { confidence: 0.5, resolution: 1024, allowCheckboxes: true }, () => Effect.void))
+          }
           // Rejections are reported after the microtasks that could still handle them.
           yield* Effect.sleep(200)
         }))

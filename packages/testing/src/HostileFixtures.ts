@@ -760,6 +760,23 @@ export const badPageReference = (): Uint8Array => {
   return pdf.finish("/Root 1 0 R")
 }
 
+/**
+ * A one-page form whose widget names, as its page (/P), a page its parent does not list, beside
+ * a kid that is no dictionary. pdf.js 6.x fetches the parent's kids while it looks for the page
+ * and, when it is not there, gives up before it waits for them: the fetch of the bad kid was left
+ * rejected with nobody waiting (patched in patches/pdfjs-dist@*.patch).
+ */
+export const orphanWidgetPage = (): Uint8Array => {
+  const pdf = new RawPdf()
+  pdf.object(1, "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] >> >>")
+  pdf.object(2, `<< /Type /Pages /Kids [3 0 R 5 0 R] /Count 1 ${MEDIA_BOX} >>`)
+  pdf.object(3, "<< /Type /Page /Parent 2 0 R /Annots [4 0 R] >>")
+  pdf.object(4, "<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /Rect [72 700 272 720] /P 6 0 R >>")
+  pdf.object(5, "42")
+  pdf.object(6, "<< /Type /Page /Parent 2 0 R >>")
+  return pdf.finish("/Root 1 0 R")
+}
+
 /** A one-page PDF whose page tree claims `count` pages (a reader that trusts /Count allocates for them). */
 export const pageCountLie = (count = 2 ** 31 - 1): Uint8Array => {
   const pdf = new RawPdf()
@@ -926,6 +943,7 @@ export const catalogue: ReadonlyArray<HostileCase> = [
   { name: "16,384 pages", attack: "a page count past the limit", wellFormed: true, overLimits: true, pages: 16_384, make: () => manyPages(16_384) },
   { name: "page-count lie (2^31-1)", attack: "/Count 2147483647 over one page", wellFormed: false, overLimits: false, make: () => pageCountLie() },
   { name: "bad page reference", attack: "a cross-reference entry that points at another page", wellFormed: false, overLimits: false, pages: 2, make: () => badPageReference() },
+  { name: "orphan widget page", attack: "a widget whose page its parent does not list, beside a kid that is no dictionary", wellFormed: false, overLimits: false, make: () => orphanWidgetPage() },
   { name: "page-tree cycle", attack: "/Kids that hold their own ancestor", wellFormed: false, overLimits: false, make: () => pageTreeCycle() },
   { name: "nested arrays (100,000 deep)", attack: "a recursive parser's stack", wellFormed: false, overLimits: false, make: () => deepNesting(100_000, "array") },
   { name: "nested dictionaries (100,000 deep)", attack: "a recursive parser's stack", wellFormed: false, overLimits: false, make: () => deepNesting(100_000, "dictionary") },
