@@ -93,9 +93,10 @@ export interface WorkersOptions {
   /** Worker processes at most (default: the cores available, at least 2, at most 4). */
   readonly workers?: number | undefined
   /**
-   * Memory cap of each worker in MiB (default 384): its resident memory while it runs a task,
-   * watched where the system shows it (Linux), and its V8 heap cap, which is this less 128 MiB
-   * for the code and data outside the heap. Past either, the task fails with `OutOfMemory`.
+   * Memory cap of each worker in MiB (default 384): its resident memory, watched where the
+   * system shows it (Linux), and its V8 heap cap, which is this less 128 MiB for the code and
+   * data outside the heap. Past either, the task fails with `OutOfMemory` (an idle worker past
+   * it is replaced).
    */
   readonly memoryMb?: number | undefined
   /** The V8 heap cap alone, in MiB (default `memoryMb` less 128; for tests). */

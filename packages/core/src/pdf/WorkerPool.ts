@@ -29,9 +29,9 @@ export interface PoolOptions {
   /** V8 old-generation cap of each worker, in MiB. */
   readonly maxHeapMb: number
   /**
-   * Resident memory cap of a worker running a task, in MiB, checked every 100 ms where the
-   * system shows it (`/proc`): what a library keeps outside the V8 heap (decoded streams, font
-   * data) counts too. A worker past it is stopped and its task fails with `OutOfMemory`.
+   * Resident memory cap of a worker, in MiB, checked every 100 ms where the system shows it
+   * (`/proc`): what a library keeps outside the V8 heap (decoded streams, font data) counts too.
+   * A worker past it is stopped: its task, if it has one, fails with `OutOfMemory`.
    */
   readonly maxRssMb?: number | undefined
   /** A worker is replaced after this many tasks, so memory a library leaks cannot accumulate. */
