@@ -132,16 +132,18 @@ const cases: Array<Case> = []
 const semantics: Array<{ form: string; name: string; semantic: unknown }> = []
 const rows: Array<string> = []
 
+/** A corpus form's fields as upload reads them, and its page text (none when pdf.js cannot read it). */
+const fieldsAndText = (bytes: Uint8Array) =>
+  Effect.gen(function*() {
+    const doc = yield* PdfLib.load(bytes)
+    const inputs = FormReader.readFields(doc)
+    const text = yield* PageText.read(bytes).pipe(Effect.orElseSucceed(() => []))
+    return { inputs, text }
+  })
+
 for (const entry of entries) {
   const bytes = new Uint8Array(readFileSync(join(corpusDir, "pdfs", entry.name)))
-  const read = await Effect.runPromise(
-    Effect.gen(function*() {
-      const doc = yield* PdfLib.load(bytes)
-      const inputs = FormReader.readFields(doc)
-      const text = yield* PageText.read(bytes).pipe(Effect.orElseSucceed(() => []))
-      return { inputs, text }
-    }).pipe(Effect.result)
-  )
+  const read = await Effect.runPromise(fieldsAndText(bytes).pipe(Effect.result))
   if (read._tag === "Failure") {
     rows.push(`${entry.name.padEnd(58)} unreadable`)
     continue
@@ -191,12 +193,7 @@ for (const entry of manifest.files.filter((e) => e.n_fields > 0 && (e.category =
   if (filter !== undefined && !entry.name.includes(filter)) continue
   const bytes = new Uint8Array(readFileSync(join(corpusDir, "pdfs", entry.name)))
   const read = await Effect.runPromise(
-    Effect.gen(function*() {
-      const doc = yield* PdfLib.load(bytes)
-      const inputs = FormReader.readFields(doc)
-      const text = yield* PageText.read(bytes).pipe(Effect.orElseSucceed(() => []))
-      return Understanding.understand(inputs, text)
-    }).pipe(Effect.result)
+    fieldsAndText(bytes).pipe(Effect.map(({ inputs, text }) => Understanding.understand(inputs, text)), Effect.result)
   )
   if (read._tag === "Failure") continue
   for (const u of read.success) semantics.push({ form: entry.name, name: u.label, semantic: u.semantic })

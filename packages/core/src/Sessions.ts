@@ -222,7 +222,7 @@ export const layer: Layer.Layer<
         if (session.status === "completed" || session.status === "failed") return "done" as const
         yield* setState(session, { status: "processing" })
         const outcome = yield* Effect.result(fill(session))
-        if (outcome._tag === "Failure" && outcome.failure._tag === "PdfRejected" && !attempt.last) {
+        if (outcome._tag === "Failure" && outcome.failure._tag === "PdfRejected" && outcome.failure.transient && !attempt.last) {
           yield* Effect.logWarning(`session fill will be retried: ${outcome.failure.message}`)
           return "retry" as const
         }

@@ -38,6 +38,15 @@ const childWords = "(?:my|our)\\s+(?:son|daughter|child)|\\bson\\b|\\bdaughter\\
 const otherWords = "emergency|(?:my|our)\\s+(?:sister|brother|mother|father|parent|friend|neighbou?r|aunt|uncle|cousin|guardian)|\\bsister\\b|\\bbrother\\b|notfall|meine?\\s+(?:schwester|bruder|mutter|vater)|urgence|ma\\s+(?:s[œo]eur|m[èe]re)|mon\\s+(?:fr[èe]re|p[èe]re)"
 // The person who acts for an organisation: its contact person, its authorised signatory.
 const representativeWords = "contact\\s+person|authori[sz]ed\\s+(?:signatory|representative|to\\s+sign)|signatory|legal\\s+representative|ansprechpartner(?:in)?|personne\\s+de\\s+contact|interlocut(?:eur|rice)|persona\\s+de\\s+contacto"
+/**
+ * An organisation's representative, named before the words that say so: "Its operations
+ * director, Ada Byron, is the contact person", "Ada Byron is authorized to sign for it".
+ * Groups: the title (optional), the name, the words.
+ */
+const REPRESENTATIVE_RE = new RegExp(
+  `(?:\\b(?:[Ii]ts|[Oo]ur|[Tt]heir|[Tt]he\\s+company's|[Tt]he\\s+firm's)\\s+([a-z][a-z -]{2,40}?),\\s+)?(${NAME}),?\\s+(?:is|serves\\s+as|acts\\s+as)\\s+(?:the\\s+|its\\s+|our\\s+)?(?:company's\\s+|firm's\\s+)?(${representativeWords})`,
+  "u"
+)
 const selfWords = "\\bI\\b|\\bI'm\\b|\\bmy\\b|\\bme\\b|\\bje\\b|\\bj'|\\bm'|\\bmon\\b|\\bma\\b|\\bmes\\b|\\bich\\b|\\bmein\\w*\\b|\\bmir\\b|\\bmich\\b"
 
 /** Sentences and clauses: a new subject starts after `.`, `;` or `!` (not inside "U.S." or "S.à r.l."). */
@@ -245,13 +254,8 @@ const findIn = (clause: string): ReadonlyArray<Found> => {
       if (relationship) found.push({ type: "relationship", value: relationship, at: end, evidence: `'${m[0]} ${name}'` })
     }
   }
-  // An organisation's representative, named before the words that say so: "Its operations
-  // director, Ada Byron, is the contact person", "Ada Byron is authorized to sign for it".
-  const representative = new RegExp(
-    `(?:\\b(?:[Ii]ts|[Oo]ur|[Tt]heir|[Tt]he\\s+company's|[Tt]he\\s+firm's)\\s+([a-z][a-z -]{2,40}?),\\s+)?(${NAME}),?\\s+(?:is|serves\\s+as|acts\\s+as)\\s+(?:the\\s+|its\\s+|our\\s+)?(?:company's\\s+|firm's\\s+)?(${representativeWords})`,
-    "u"
-  )
-  const rep = clause.match(representative)
+  // An organisation's representative, named before the words that say so.
+  const rep = clause.match(REPRESENTATIVE_RE)
   if (rep) {
     const person: Person = { role: "other", relation: rep[3]!.toLowerCase() }
     const at = rep.index! + rep[0].indexOf(rep[2]!)

@@ -371,11 +371,7 @@ const roleRules: ReadonlyArray<RoleRule> = [
       "arzt",
       "medico",
       "respondent",
-      "defendant",
-      "contact person",
-      "personne de contact",
-      "ansprechpartner\\w*",
-      "persona de contacto"
+      "defendant"
     )
   }
 ]

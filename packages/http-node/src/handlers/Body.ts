@@ -54,14 +54,13 @@ export const read = (request: HttpServerRequest.HttpServerRequest, family: Famil
           incoming.resume()
           return finish(Effect.succeed("too-large"))
         }
-        if (sized && size <= sized.length) chunk.copy(sized, size - chunk.length)
+        // Node's parser delivers no more than Content-Length says.
+        if (sized) chunk.copy(sized, size - chunk.length)
         else chunks.push(chunk)
       }
       const onEnd = () =>
         finish(Effect.succeed(
-          sized && size <= sized.length
-            ? new Uint8Array(sized.buffer, sized.byteOffset, size)
-            : new Uint8Array(Buffer.concat(sized ? [sized.subarray(0, Math.min(size, sized.length)), ...chunks] : chunks, size))
+          sized ? new Uint8Array(sized.buffer, sized.byteOffset, Math.min(size, sized.length)) : new Uint8Array(Buffer.concat(chunks, size))
         ))
       // A client that disconnects mid-body ends the request with 'close' (and often 'error')
       // before 'end': a 400 that nobody receives, and nothing is stored from half a body.
