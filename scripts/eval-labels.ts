@@ -4,11 +4,16 @@
  * (lower-cased word tokens, punctuation stripped), micro-averaged per form and overall; also over
  * the /TU of at most 8 words, which are mostly the printed label itself rather than instructions.
  *
- *   node scripts/eval-labels.ts [--form <substring>] [--worst N] [--all] [--semantic N] [--json out.json]
+ *   node scripts/eval-labels.ts [--form <substring>] [--worst N] [--worst-span N] [--all] [--semantic N] [--json out.json]
  *
  * The corpus is ../shared/corpus beside the checkout (or FORMWRIGHT_CORPUS). Prints per form:
  * fields with a /TU, F1, F1 on short /TU; then the worst short-/TU cases and a sample of the
  * semantic types and roles assigned (with the /TU in use, as upload gives them).
+ *
+ * An added figure, "best-matching /TU span", compares each label with the contiguous run of the
+ * /TU's sentences it matches best: accessible forms write /TU as a path ("Part 1. ... Mailing
+ * Address. 3. D. Enter City or Town.") with instructions printed nowhere, which no printed label
+ * can match as a whole. The plain figures above are computed as before, for comparison.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -95,6 +100,37 @@ const fieldF1 = (predicted: ReadonlyArray<string>, reference: ReadonlyArray<stri
 const SHORT = 8
 
 /**
+ * The /TU's sentences (item numbers such as "3. A." come out as sentences of their own, which a
+ * span may leave out: labels are read without their numbers). Accessible forms write /TU as the
+ * path to the field: part, section, item number, label, then instructions that are printed
+ * nowhere ("Enter as 2-digit Month..."); see `bestSpan`.
+ */
+const sentences = (tooltip: string): Array<Array<string>> =>
+  tooltip.split(/(?<=[.?!:;])\s+/u).map(tokens).filter((t) => t.length > 0)
+
+/**
+ * The contiguous run of the /TU's sentences that the inferred label matches best (by F1): what
+ * the label can honestly be compared with when the /TU is a path plus unprinted instructions.
+ * A short /TU is one sentence or a few, so there this is close to the plain comparison.
+ */
+const bestSpan = (predicted: ReadonlyArray<string>, tooltip: string): Array<string> => {
+  const list = sentences(tooltip)
+  let best: Array<string> = list.flat()
+  let bestF1 = -1
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j <= list.length; j++) {
+      const span = list.slice(i, j).flat()
+      const score = fieldF1(predicted, span)
+      if (score > bestF1) {
+        bestF1 = score
+        best = span
+      }
+    }
+  }
+  return best
+}
+
+/**
  * A /TU that names nothing a person reads: "undefined", the field's own machine name
  * ("YY_FECHA", "GoalBox3"), or an identifier without spaces. Counted apart so that the figure
  * on meaningful tooltips is not dragged down by comparing with junk.
@@ -117,6 +153,8 @@ interface Case {
   readonly source: string
   readonly position: string | undefined
   readonly f1: number
+  /** F1 against the best-matching span of the /TU's sentences (see `bestSpan`). */
+  readonly spanF1: number
 }
 
 const filter = option("--form")
@@ -128,6 +166,8 @@ const overall = zero()
 const overallShort = zero()
 const overallMeaningful = zero()
 const overallMeaningfulShort = zero()
+const overallSpan = zero()
+const overallSpanMeaningful = zero()
 const cases: Array<Case> = []
 const semantics: Array<{ form: string; name: string; semantic: unknown }> = []
 const rows: Array<string> = []
@@ -164,8 +204,11 @@ for (const entry of entries) {
       add(short, predicted, reference)
       add(overallShort, predicted, reference)
     }
+    const span = bestSpan(predicted, input.tooltip)
+    add(overallSpan, predicted, span)
     if (!machineTooltip(input.tooltip, input.field.form_name)) {
       add(overallMeaningful, predicted, reference)
+      add(overallSpanMeaningful, predicted, span)
       if (reference.length <= SHORT) add(overallMeaningfulShort, predicted, reference)
     }
     cases.push({
@@ -177,7 +220,8 @@ for (const entry of entries) {
       inferred: u.label,
       source: u.source,
       position: u.position,
-      f1: fieldF1(predicted, reference)
+      f1: fieldF1(predicted, reference),
+      spanF1: fieldF1(predicted, span)
     })
   })
   if (counts.fields === 0) continue
@@ -216,15 +260,26 @@ const line = (title: string, c: Counts) =>
   console.log(`${title}: ${c.fields} fields, token F1 ${f1(c).toFixed(3)} (P ${(c.tp / c.predicted).toFixed(3)}, R ${(c.tp / c.reference).toFixed(3)})`)
 line("meaningful /TU (not a machine name)", overallMeaningful)
 line(`meaningful short /TU (<= ${SHORT} words)`, overallMeaningfulShort)
+line("all /TU, best-matching /TU span (sentences of the /TU)", overallSpan)
+line("meaningful /TU, best-matching /TU span", overallSpanMeaningful)
 
 const worstCount = Number(option("--worst") ?? 25)
+// --worst-span N: the worst cases of any length by their best-span F1 (long /TU included).
+const worstSpan = option("--worst-span")
 const shown = flag("--all")
   ? cases
+  : worstSpan !== undefined
+  ? cases.filter((c) => !machineTooltip(c.tooltip, c.formName)).sort((a, b) => a.spanF1 - b.spanF1).slice(0, Number(worstSpan))
   : cases.filter((c) => tokens(c.tooltip).length <= SHORT && !machineTooltip(c.tooltip, c.formName)).sort((a, b) => a.f1 - b.f1).slice(0, worstCount)
-console.log(`\n${flag("--all") ? "all cases" : `worst ${shown.length} meaningful short-/TU cases`}:`)
+const shownTitle = flag("--all")
+  ? "all cases"
+  : worstSpan !== undefined
+  ? `worst ${shown.length} meaningful cases by best-span F1`
+  : `worst ${shown.length} meaningful short-/TU cases`
+console.log(`\n${shownTitle}:`)
 for (const c of shown) {
   console.log(
-    `  ${c.f1.toFixed(2)} ${c.form} p${c.page} ${c.type} [${c.source}${c.position ? `/${c.position}` : ""}] TU=${JSON.stringify(c.tooltip.slice(0, 90))} got=${
+    `  ${c.f1.toFixed(2)}/${c.spanF1.toFixed(2)} ${c.form} p${c.page} ${c.type} [${c.source}${c.position ? `/${c.position}` : ""}] TU=${JSON.stringify(c.tooltip.slice(0, 90))} got=${
       JSON.stringify(c.inferred.slice(0, 90))
     } (${c.formName.slice(-40)})`
   )

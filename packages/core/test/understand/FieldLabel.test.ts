@@ -63,6 +63,172 @@ describe("FieldLabel.find: text boxes", () => {
     expect(find(second, phrases, [top])).toMatchObject({ text: "Received: Quantity", position: "column" })
   })
 
+  it("reads a label wrapped under its first line, past the first line's item number", () => {
+    const phrases = page(run("1.b. Given Name", 36, 364), run("(First Name)", 60, 354))
+    expect(find(box(120, 354, 294, 372), phrases)?.text).toBe("Given Name (First Name)")
+  })
+
+  it("finds a label's second line across a column of other text between the two lines", () => {
+    const phrases = page(run("3.b. Street Number", 36, 214), run("Part 2. Petition Type", 320, 209, 12), run("and Name", 60, 204))
+    expect(find(box(120, 204, 294, 222), phrases)?.text).toBe("Street Number and Name")
+  })
+
+  it("does not read boxes that only end at the same margin as a table column", () => {
+    const phrases = page(run("3.a. In Care Of Name", 36, 249), run("3.b. Street Number", 36, 214))
+    const care = box(60, 228, 294, 246)
+    const street = box(120, 204, 294, 222)
+    expect(find(street, phrases, [care])).toMatchObject({ text: "Street Number", position: "left" })
+  })
+
+  it("takes no note printed from the left margin as the header of the boxes under it", () => {
+    const phrases = page(run("NOTE: Print the name you use.", 60, 399), run("Family Name", 36, 382), run("Given Name", 36, 358))
+    const family = box(120, 372, 294, 390)
+    const given = box(120, 348, 294, 366)
+    expect(find(given, phrases, [family])?.text).toBe("Given Name")
+  })
+
+  it("gives each column of a grid its own words of headers printed as one line", () => {
+    const phrases = page(run("Plants Extracts", 300, 520), run("Opening", 40, 500))
+    const plants = box(290, 496, 330, 512)
+    const extracts = box(331, 496, 371, 512)
+    const plantsBelow = box(290, 478, 330, 494)
+    const extractsBelow = box(331, 478, 371, 494)
+    const all = [plants, extracts, plantsBelow, extractsBelow]
+    const others = (r: typeof plants) => all.filter((o) => o !== r)
+    expect(find(plants, phrases, others(plants))?.text).toBe("Opening: Plants")
+    expect(find(extracts, phrases, others(extracts))?.text).toBe("Opening: Extracts")
+  })
+
+  it("follows a column through rows where only the column beside it has cells", () => {
+    const phrases = page(run("Duty", 310, 522), run("Adjustment", 380, 522))
+    const duty = [0, 1, 2, 3, 4, 5, 6].map((i) => box(300, 500 - 18 * i, 360, 516 - 18 * i))
+    const first = box(370, 500, 430, 516)
+    const last = box(370, 392, 430, 408)
+    const all = [...duty, first, last]
+    expect(find(last, phrases, all.filter((o) => o !== last))).toMatchObject({ text: "Adjustment", position: "column" })
+  })
+
+  it("steps over the row labels of a table to the header of a column that starts lower", () => {
+    const phrases = page(run("Unit Type", 100, 360), run("Rooms", 240, 360), run("Memory Care", 36, 338), run("Other (specify):", 36, 323))
+    const memory = box(230, 334, 280, 347)
+    const other = box(45, 305, 224, 318)
+    const otherRooms = box(230, 305, 280, 318)
+    const other2 = box(45, 290, 224, 303)
+    const other2Rooms = box(230, 290, 280, 303)
+    expect(find(other2, phrases, [memory, other, otherRooms, other2Rooms])?.text).toBe("Other (specify)")
+  })
+
+  it("takes no header over a column from a block above a section heading", () => {
+    const phrases = page(run("1st year: 300 minutes", 300, 255), run("E) Doctors", 40, 240, 12), run("Prescriber", 40, 220))
+    const prescriber = box(180, 212, 380, 227)
+    const family = box(180, 194, 380, 209)
+    expect(find(prescriber, phrases, [family])?.text).toBe("Prescriber")
+  })
+
+  it("cuts a line of labels over boxes side by side at the next box's label", () => {
+    const phrases = page(run("Page Number", 342, 729), run("Part Number", 420, 729))
+    const pageBox = box(342, 708, 414, 726)
+    const partBox = box(420, 708, 492, 726)
+    expect(find(pageBox, phrases, [partBox])?.text).toBe("Page Number")
+  })
+
+  it("takes no caption under a tall box from the label of the box below it", () => {
+    const phrases = page(run("Page Number", 60, 273))
+    const notes = box(60, 294, 294, 474)
+    const pageBox = box(60, 252, 132, 270)
+    expect(find(notes, phrases, [pageBox])?.text).toBeUndefined()
+  })
+
+  it("reads a label printed on the line a long box is drawn up from", () => {
+    const phrases = page(run("Signature ►", 262, 294))
+    expect(find(box(323, 292, 539, 321), phrases, [], { kind: "signature" })?.text).toBe("Signature")
+  })
+
+  it("prefers a label above over another box's caption beside it", () => {
+    const phrases = page(run("Form G-28 is attached.", 150, 502), run("Attorney State Bar Number", 280, 520))
+    const caption = phrases.filter((p) => p.text.startsWith("Form"))
+    expect(find(box(280, 498, 400, 516), phrases, [], { claimed: caption })?.text).toBe("Attorney State Bar Number")
+  })
+
+  it("names a box under a check box's caption by that caption when nothing else is printed for it", () => {
+    const phrases = page(run("Other (describe the accommodation):", 78, 578))
+    expect(find(box(78, 540, 294, 572), phrases, [box(61, 577, 71, 587)], { claimed: phrases })?.text).toBe("Other (describe the accommodation)")
+    // A small box under an option of a sentence is no explanation of it.
+    expect(find(box(78, 560, 120, 572), phrases, [box(61, 577, 71, 587)], { claimed: phrases })).toBeUndefined()
+  })
+
+  it("reads the question above, not the examples after it", () => {
+    const phrases = page(
+      run("16)* What was the injury or illness? Tell us the part of the body that was affected.", 598, 201, 8),
+      run("Examples: strained back; chemical burn, hand.", 614, 193, 8)
+    )
+    expect(find(box(611, 153, 989, 188), phrases)?.text).toBe("What was the injury or illness?")
+  })
+
+  it("reads a wrapped label above whose last line ends in a colon", () => {
+    const phrases = page(run("(Describe the nature of your impairment and the accommodation you are", 78, 554), run("requesting):", 78, 542))
+    expect(find(box(78, 468, 294, 540), phrases)?.text).toBe("(Describe the nature of your impairment and the accommodation you are requesting)")
+  })
+
+  it("names an amount box by the line its repeated line number starts", () => {
+    const phrases = page(
+      run("9a Taxable interest", 36, 339, 9),
+      run("9a", 425, 339, 9),
+      run("21", 31, 171, 9),
+      run("Other income. List type", 51, 171, 9),
+      run("21", 425, 171, 9)
+    )
+    const typeBox = box(260, 169, 400, 180)
+    expect(find(box(443, 337, 504, 348), phrases)?.text).toBe("9a Taxable interest")
+    expect(find(box(443, 169, 504, 180), phrases, [typeBox])?.text).toBe("21 Other income. List type")
+  })
+
+  it("reads a note in brackets before a box with the label on the line over it", () => {
+    const phrases = page(run("15. Date of Admission", 36, 405), run("(mm/dd/yyyy)", 120, 390))
+    expect(find(box(193, 384, 294, 402), phrases)?.text).toBe("Date of Admission (mm/dd/yyyy)")
+  })
+
+  it("heads the rows of a block with their heading, but not with a note", () => {
+    const phrases = page(run("H) Designation of the employer", 320, 663, 8), run("name:", 320, 640, 8), run("address:", 320, 621, 8))
+    const name = box(375, 639, 525, 652)
+    const address = box(375, 620, 525, 633)
+    expect(find(name, phrases, [address])?.text).toBe("name: Designation of the employer")
+    const noted = page(run("NOTE: Write them as printed.", 320, 663, 8), run("name:", 320, 640, 8), run("address:", 320, 621, 8))
+    expect(find(name, noted, [address])?.text).toBe("name")
+  })
+
+  it("takes no header over a column from the words after another box on their line", () => {
+    const phrases = page(
+      run("Signed at", 72, 645),
+      run("(city and state).", 395, 645),
+      run("Signature", 262, 616),
+      run("Printed Name", 250, 592)
+    )
+    const signedAt = box(117, 644, 417, 667)
+    const signature = box(329, 614, 545, 638)
+    const printed = box(328, 590, 545, 614)
+    expect(find(signature, phrases, [signedAt, printed], { kind: "signature" })?.text).toBe("Signature")
+  })
+
+  it("leaves whole a sentence over several columns of a grid, under which each column has its header", () => {
+    const phrases = page(run("Enter amount of income under the rate", 310, 500, 6), run("(b) Rate 10%", 368, 490, 6))
+    const cells = [300, 362, 424].map((x) => box(x, 470, x + 60, 482))
+    const below = [300, 362, 424].map((x) => box(x, 456, x + 60, 468))
+    const all = [...cells, ...below]
+    expect(find(cells[1]!, phrases, all.filter((o) => o !== cells[1]))?.text).toBe("Rate 10%")
+  })
+
+  it("does not join a heading over the first line of an item to it", () => {
+    const phrases = page(run("4. ASSETS", 39, 726), run("(a) Describe your assets:", 57, 709))
+    expect(find(box(57, 660, 300, 705), phrases)?.text).toBe("Describe your assets")
+  })
+
+  it("keeps another box's caption beside a box when the text above is not aligned with it", () => {
+    const phrases = page(run("Year & Make", 216, 683), run("Balance Owed $", 360, 707))
+    const caption = phrases.filter((p) => p.text === "Year & Make")
+    expect(find(box(279, 674, 430, 698), phrases, [], { claimed: caption })?.text).toBe("Year & Make")
+  })
+
   it("says a short box right after another box continues it (cents after dollars)", () => {
     const phrases = page(run("7 Wages, salaries, tips", 40, 447, 8))
     const dollars = box(482, 444, 554, 456)
@@ -92,6 +258,87 @@ describe("FieldLabel.find: check boxes", () => {
     const no = box(153, 700, 163, 710)
     expect(FieldLabel.find({ rect: yes, kind: "check", obstacles: [no] }, phrases)?.text).toBe("Yes")
     expect(FieldLabel.find({ rect: no, kind: "check", obstacles: [yes] }, phrases)?.text).toBe("No")
+  })
+
+  it("reads a caption wrapped under its first line, up to the next option", () => {
+    const phrases = page(
+      run("A professional (at a minimum, possessing a", 360, 76),
+      run("bachelor's degree).", 360, 64),
+      run("An alien of extraordinary ability.", 360, 46)
+    )
+    const next = box(343, 44, 353, 54)
+    expect(FieldLabel.find({ rect: box(343, 74, 353, 84), kind: "check", obstacles: [next] }, phrases)?.text).toBe(
+      "A professional (at a minimum, possessing a bachelor's degree)"
+    )
+  })
+
+  it("ends a caption where another box's label over that box begins", () => {
+    const phrases = page(run("Select this box if", 177, 532), run("Attorney State Bar Number", 280, 532))
+    const blank = box(280, 498, 400, 516)
+    expect(FieldLabel.find({ rect: box(163, 530, 173, 540), kind: "check", obstacles: [blank] }, phrases)?.text).toBe("Select this box if")
+  })
+
+  it("does not take the label over another box as the question of a group", () => {
+    const phrases = page(run("Country of residence abroad.", 60, 694), run("Form I-485", 360, 699), run("Form I-131", 360, 681))
+    const country = box(60, 672, 294, 690)
+    const captions = phrases.filter((p) => p.text.startsWith("Form"))
+    const area = box(343, 679, 410, 707)
+    expect(FieldLabel.find({ rect: area, kind: "group", obstacles: [country], exclude: captions }, phrases)).toBeUndefined()
+  })
+
+  it("does not read the next item under a question as a paragraph", () => {
+    const phrases = page(
+      run("Is this a full-time position?", 60, 340),
+      run("If the answer to Item Number 4 is No, how many", 60, 322),
+      run("Yes", 231, 340),
+      run("No", 273, 340)
+    )
+    const captions = phrases.filter((p) => p.text === "Yes" || p.text === "No")
+    expect(FieldLabel.find({ rect: box(218, 338, 285, 348), kind: "row", obstacles: [], exclude: captions }, phrases)?.text).toBe(
+      "Is this a full-time position?"
+    )
+  })
+
+  it("names a row of options by its question on the line right above it", () => {
+    const phrases = page(
+      run("For Item Numbers 9.a. - 9.e., give the address.", 36, 159),
+      run("12.", 318, 159),
+      run("Is he or she applying for a visa abroad?", 342, 159),
+      run("Yes", 513, 147),
+      run("No", 554, 147)
+    )
+    const captions = phrases.filter((p) => p.text === "Yes" || p.text === "No")
+    expect(FieldLabel.find({ rect: box(500, 145, 567, 155), kind: "row", obstacles: [], exclude: captions }, phrases)?.text).toBe(
+      "Is he or she applying for a visa abroad?"
+    )
+  })
+
+  it("names a row of options beside the first line of a question by the whole question", () => {
+    const phrases = page(
+      run("Are you a nonprofit organized as tax", 342, 405),
+      run("exempt or a governmental research", 342, 393),
+      run("organization?", 342, 381),
+      run("Yes", 552, 405),
+      run("No", 595, 405)
+    )
+    const captions = phrases.filter((p) => p.text === "Yes" || p.text === "No")
+    expect(FieldLabel.find({ rect: box(540, 403, 607, 413), kind: "row", obstacles: [], exclude: captions }, phrases)?.text).toBe(
+      "Are you a nonprofit organized as tax exempt or a governmental research organization?"
+    )
+  })
+
+  it("takes the lines of a question above its last line, even where they run on over the options", () => {
+    const phrases = page(
+      run("L Have you excluded any gross income other", 0, 96, 8),
+      run("than foreign income not effectively", 14, 84, 8),
+      run("connected with a trade or business?", 14, 72, 8),
+      run("Yes", 202, 72, 8),
+      run("No", 239, 72, 8)
+    )
+    const captions = phrases.filter((p) => p.text === "Yes" || p.text === "No")
+    expect(FieldLabel.find({ rect: box(190, 71, 250, 80), kind: "row", obstacles: [], exclude: captions }, phrases)?.text).toBe(
+      "L Have you excluded any gross income other than foreign income not effectively connected with a trade or business?"
+    )
   })
 
   it("names a row of options by the question before them, never by a caption", () => {
