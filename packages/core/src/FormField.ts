@@ -49,7 +49,9 @@ export const FieldFormat = Schema.Struct({
   /** The form asks for capitals. */
   upper_case: Schema.optionalKey(Schema.Boolean),
   /** One of `count` boxes on a line that hold one value between them (SSN groups, dollars and cents); 1-based. */
-  segment: Schema.optionalKey(Schema.Struct({ index: Schema.Number, count: Schema.Number }))
+  segment: Schema.optionalKey(Schema.Struct({ index: Schema.Number, count: Schema.Number })),
+  /** A full name asked family name first ("Last, First, Middle"): written `Family, Given Middle`. */
+  name_order: Schema.optionalKey(Schema.Literals(["family_first"]))
 })
 export type FieldFormat = typeof FieldFormat.Type
 

@@ -7,7 +7,9 @@
  */
 import type { FieldRole, SemanticType } from "../FormField.ts"
 import * as Vocabulary from "../understand/Vocabulary.ts"
+import * as Dates from "./Dates.ts"
 import type { Fact } from "./Fact.ts"
+import * as Phones from "./Phones.ts"
 
 export interface TypedFact {
   readonly type: SemanticType
@@ -27,70 +29,16 @@ export interface TypedFact {
 type Draft = Omit<TypedFact, "source" | "confidence">
 
 const dateTypes: ReadonlySet<SemanticType> = new Set([
-  "birth_date", "signature_date", "marriage_date", "start_date", "end_date", "issue_date", "expiry_date", "date"
+  "birth_date", "signature_date", "marriage_date", "start_date", "end_date", "issue_date", "expiry_date", "established_date", "date"
 ])
 export const isDateType = (type: SemanticType): boolean => dateTypes.has(type)
 
-// Month names (normalised, no accents) of English, German, French and Spanish, with abbreviations.
-const monthWords: ReadonlyArray<ReadonlyArray<string>> = [
-  ["january", "jan", "januar", "janvier", "enero", "janner"],
-  ["february", "feb", "februar", "fevrier", "febrero", "fev"],
-  ["march", "mar", "marz", "mars", "marzo"],
-  ["april", "apr", "avril", "abril", "avr"],
-  ["may", "mai", "mayo"],
-  ["june", "jun", "juni", "juin", "junio"],
-  ["july", "jul", "juli", "juillet", "julio", "juil"],
-  ["august", "aug", "aout", "agosto"],
-  ["september", "sep", "sept", "septembre", "septiembre", "setiembre"],
-  ["october", "oct", "oktober", "octobre", "octubre", "okt"],
-  ["november", "nov", "novembre", "noviembre"],
-  ["december", "dec", "dezember", "decembre", "diciembre", "dez"]
-]
-const monthOf = (word: string): number | undefined => {
-  const w = Vocabulary.normalize(word).trim()
-  const index = monthWords.findIndex((names) => names.includes(w))
-  return index >= 0 ? index + 1 : undefined
-}
-/** Month names as a regular-expression alternative (accented spellings included). */
-export const monthPattern =
-  "(?:jan(?:uary|uar|vier)?|j[aä]nner|feb(?:ruary|ruar)?|f[ée]v(?:rier)?|febrero|enero|march|mar(?:s|zo)?|m[äa]rz|apr(?:il)?|avr(?:il)?|abril|may|mai|mayo|june?|juni|juin|junio|july|jul|juli|juillet|julio|aug(?:ust)?|ao[uû]t|agosto|sep(?:t|tember|tembre|tiembre)?|setiembre|oct(?:ober|obre|ubre)?|okt(?:ober)?|nov(?:ember|embre|iembre)?|dec(?:ember)?|d[ée]cembre|dez(?:ember)?|diciembre)"
-
-const pad = (n: number) => String(n).padStart(2, "0")
-const valid = (y: number, m: number, d: number) => {
-  if (m < 1 || m > 12 || d < 1 || d > 31 || y < 1000 || y > 2999) return false
-  const date = new Date(Date.UTC(y, m - 1, d))
-  return date.getUTCMonth() === m - 1 && date.getUTCDate() === d
-}
-const iso = (y: number, m: number, d: number) => (valid(y, m, d) ? `${y}-${pad(m)}-${pad(d)}` : undefined)
-const fullYear = (y: string) => (y.length === 2 ? (Number(y) > 40 ? 1900 + Number(y) : 2000 + Number(y)) : Number(y))
-
 /**
  * A date as `YYYY-MM-DD`: ISO, numeric with separators (the order from the day above 12, else
- * `order`), or with a month name in English, German, French or Spanish. Undefined when it is
- * not a date or the day and month cannot be told apart.
+ * `order`), or with a month name in English, German, French or Spanish (`Dates.ts`). Undefined
+ * when it is not a full date or the day and month cannot be told apart.
  */
-export const parseDate = (text: string, order?: "MDY" | "DMY"): string | undefined => {
-  const t = text.trim()
-  let m = t.match(/^(\d{4})[-./](\d{1,2})[-./](\d{1,2})$/)
-  if (m) return iso(Number(m[1]), Number(m[2]), Number(m[3]))
-  m = t.match(/^(\d{1,2})[-./ ](\d{1,2})[-./ ](\d{4}|\d{2})$/)
-  if (m) {
-    const a = Number(m[1]), b = Number(m[2]), y = fullYear(m[3]!)
-    if (a > 12 && b <= 12) return iso(y, b, a)
-    if (b > 12 && a <= 12) return iso(y, a, b)
-    if (a === b) return iso(y, a, b)
-    if (order === "DMY") return iso(y, b, a)
-    if (order === "MDY") return iso(y, a, b)
-    return undefined
-  }
-  // "August 19, 1979", "Aug 19 1979"
-  m = t.match(/^([\p{L}]+)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})$/u)
-  if (m && monthOf(m[1]!)) return iso(Number(m[3]), monthOf(m[1]!)!, Number(m[2]))
-  // "19 August 1979", "23 septembre 1987", "3. Mai 1980", "1er mars 2001", "5 de mayo de 1990"
-  m = t.match(/^(\d{1,2})(?:\.|er|st|nd|rd|th)? (?:de )?([\p{L}]+)\.? (?:de )?(\d{4})$/u)
-  if (m && monthOf(m[2]!)) return iso(Number(m[3]), monthOf(m[2]!)!, Number(m[1]))
-  return undefined
-}
+export const parseDate = (text: string, order?: "MDY" | "DMY"): string | undefined => Dates.parseDate(text, order)
 
 /** The order a key's or a text's language implies for numeric dates. */
 const orderOfLanguage = (text: string): "MDY" | "DMY" | undefined => {
@@ -210,7 +158,10 @@ const typeOfKey = (path: ReadonlyArray<string>): SemanticType => {
 }
 
 /** Types whose value holds digits; "none" or "never issued" is no value of theirs. */
-const numberTypes: ReadonlySet<SemanticType> = new Set(["ssn", "itin", "ein", "tax_id", "national_id", "passport_number", "driver_license", "phone", "fax", "postal_code", "house_number", "age", "iban"])
+const numberTypes: ReadonlySet<SemanticType> = new Set([
+  "ssn", "itin", "ein", "tax_id", "national_id", "passport_number", "driver_license", "phone", "fax", "postal_code", "house_number", "age", "iban",
+  "industry_code", "employee_count", "gross_income", "net_income"
+])
 
 /** Keys that name a fact but not one the taxonomy has: kept out rather than guessed. */
 const isBooleanWord = (v: string) => /^(?:true|false|yes|no|oui|non|ja|nein)$/i.test(v)
@@ -220,7 +171,12 @@ const isBooleanWord = (v: string) => /^(?:true|false|yes|no|oui|non|ja|nein)$/i.
  * the key's meaning and role by the vocabulary, the value normalised and, for full names and
  * one-line addresses, split into their parts.
  */
-export const fromKeyValue = (fullPath: ReadonlyArray<string>, raw: string, orderHint?: "MDY" | "DMY"): ReadonlyArray<Draft> => {
+export const fromKeyValue = (
+  fullPath: ReadonlyArray<string>,
+  raw: string,
+  orderHint?: "MDY" | "DMY",
+  phoneCountry?: Phones.CountryCode
+): ReadonlyArray<Draft> => {
   // Array positions ("children › 2 › name") number dependents; they are not words of the key.
   const position = fullPath.find((p) => /^\d{1,2}$/.test(p))
   const path = fullPath.filter((p) => !/^\d{1,2}$/.test(p))
@@ -228,6 +184,8 @@ export const fromKeyValue = (fullPath: ReadonlyArray<string>, raw: string, order
   const value = raw.replace(/\s+/g, " ").trim()
   if (value === "") return []
   let type = typeOfKey(path)
+  // "U.S. passport: never applied for or issued": a history, not a number.
+  if (/\b(?:passports?|reisepass|passeport|pasaporte)\b/i.test(keyText) && !/\d/.test(value)) type = "passport_history"
   // "Name" of a person, "Emergency contact" alone: a full name.
   if (type === "unknown" && /(?:^| )(?:name|contact|nom|nombre)$/i.test(Vocabulary.normalize(keyText).trim())) type = "full_name"
   // "Contact person", "Authorized to sign for the company": the person, not the organisation.
@@ -292,6 +250,14 @@ export const fromKeyValue = (fullPath: ReadonlyArray<string>, raw: string, order
     add(type === "address" ? "address" : "street_address", value)
     return out
   }
+  if (type === "phone" || type === "fax") {
+    // A valid number as its country writes it (another country's with its country code); one
+    // the phone metadata does not know is kept as given: the key says what it is.
+    const phone = Phones.parsePhone(value, phoneCountry)
+    if (phone && phone.formatted !== value) add(type, phone.formatted, "phone number")
+    else add(type, value)
+    return out
+  }
   if (type === "state") {
     add("state", usStateCode(value) ?? value)
     return out
@@ -299,6 +265,14 @@ export const fromKeyValue = (fullPath: ReadonlyArray<string>, raw: string, order
   add(type, value)
   return out
 }
+
+/** The house number of a street line, before ("14 rue des Lilas", "2286 Quarry Road") or after it ("Hauptstraße 12a"). */
+export const houseNumberOf = (street: string): string | undefined =>
+  street.match(/^(\d{1,5}[a-zA-Z]?)(?:\s?(?:bis|ter))?,?\s+\p{L}/u)?.[1] ?? street.match(/\p{L}\.?\s+(\d{1,5}\s?[a-zA-Z]?)$/u)?.[1]
+
+/** A street line without its house number ("14 rue des Lilas" → "rue des Lilas"). */
+export const withoutHouseNumber = (street: string): string =>
+  street.replace(/^\d{1,5}[a-zA-Z]?(?:\s?(?:bis|ter))?,?\s+(?=\p{L})/u, "").replace(/(?<=\p{L}\.?)\s+\d{1,5}\s?[a-zA-Z]?$/u, "").trim()
 
 const groupKey = (f: { role: string; dependent_index?: number }) => `${f.role}#${f.dependent_index ?? ""}`
 
@@ -339,6 +313,8 @@ export const derive = (facts: ReadonlyArray<TypedFact>): ReadonlyArray<TypedFact
     const city = first("city"), state = first("state"), postal = first("postal_code")
     if (city && state && postal) push("city_state_postal", `${city.value}, ${state.value} ${postal.value}`, [city, state, postal], "city, state ZIP")
     const street = first("street_address"), unit = first("unit")
+    const number = street ? houseNumberOf(street.value) : undefined
+    if (street && number) push("house_number", number, [street], "house number of the street address")
     if (street && city && postal) {
       const streetLine = unit ? `${street.value}, ${unit.value}` : street.value
       const place = state ? `${city.value}, ${state.value} ${postal.value}` : `${postal.value} ${city.value}`
@@ -348,6 +324,19 @@ export const derive = (facts: ReadonlyArray<TypedFact>): ReadonlyArray<TypedFact
   return out
 }
 
+/**
+ * The country of a source's phone numbers written without their country code: the country it
+ * names ("Country: France"), else the one of its keys' language (`Phones.countryOfLanguage`).
+ */
+const phoneCountry = (facts: ReadonlyArray<Fact>): Phones.CountryCode | undefined => {
+  if (!facts.some((f) => /\d/.test(f.value))) return undefined
+  const named = facts
+    .filter((f) => typeOfKey(f.key.split(/\s+›\s+/)) === "country")
+    .map((f) => Phones.countryCode(f.value))
+    .find((code) => code !== undefined)
+  return named ?? Phones.countryOfLanguage(Vocabulary.languageOf(facts.map((f) => f.key).join(" . ")))
+}
+
 /** Typed facts from flat `key: value` facts (profiles, documents, `key: value` lines), in order. */
 export const fromFacts = (facts: ReadonlyArray<Fact>): ReadonlyArray<TypedFact> => {
   // The date order of a source: its keys' language (French keys write 23/09/1987).
@@ -355,8 +344,13 @@ export const fromFacts = (facts: ReadonlyArray<Fact>): ReadonlyArray<TypedFact> 
   for (const source of new Set(facts.map((f) => f.source))) {
     orderBySource.set(source, orderOfLanguage(facts.filter((f) => f.source === source).map((f) => f.key).join(" . ")))
   }
+  const phoneCountryBySource = new Map<string, Phones.CountryCode | undefined>()
+  const phoneCountryOf = (source: string) => {
+    if (!phoneCountryBySource.has(source)) phoneCountryBySource.set(source, phoneCountry(facts.filter((f) => f.source === source)))
+    return phoneCountryBySource.get(source)
+  }
   const typed = facts.flatMap((fact) =>
-    fromKeyValue(fact.key.split(/\s+›\s+/), fact.value, orderBySource.get(fact.source)).map((d) => ({
+    fromKeyValue(fact.key.split(/\s+›\s+/), fact.value, orderBySource.get(fact.source), phoneCountryOf(fact.source)).map((d) => ({
       ...d,
       source: fact.source,
       confidence: fact.confidence

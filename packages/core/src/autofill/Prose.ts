@@ -9,7 +9,11 @@
 import type { FieldRole, SemanticType } from "../FormField.ts"
 import * as Vocabulary from "../understand/Vocabulary.ts"
 import { fromLines } from "./Fact.ts"
-import { asOrganizations, derive, fromFacts, fromKeyValue, monthPattern, parseAddress, parseDate, splitName, type TypedFact, usStateNamePattern } from "./Facts.ts"
+import * as Dates from "./Dates.ts"
+import { asOrganizations, derive, fromFacts, fromKeyValue, parseAddress, splitName, type TypedFact, usStateNamePattern } from "./Facts.ts"
+import * as OrganizationProse from "./OrganizationProse.ts"
+import * as Phones from "./Phones.ts"
+import * as Questions from "./Questions.ts"
 
 interface Person {
   readonly role: FieldRole
@@ -116,11 +120,6 @@ interface Found {
   readonly person?: Person
 }
 
-const DATE_RE = new RegExp(
-  `\\b(?:${monthPattern}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}|\\d{1,2}(?:\\.|er|st|nd|rd|th)?\\s+(?:de\\s+)?${monthPattern}\\.?\\s+(?:de\\s+)?\\d{4}|\\d{4}-\\d{2}-\\d{2}|\\d{1,2}[./-]\\d{1,2}[./-]\\d{4})\\b`,
-  "giu"
-)
-
 /** What a date is a date of, by the words just before it (or just after "On <date> I married"). */
 const dateKind = (before: string, after: string): SemanticType | undefined => {
   const b = before.toLowerCase().slice(-40)
@@ -147,7 +146,6 @@ const idKinds: ReadonlyArray<[SemanticType, RegExp]> = [
 ]
 
 const NUMBER_RE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)\s*)?\d[\d\s./-]{5,}\d(?:[\s]?\d{2})?/g
-const US_PHONE_RE = /\(\d{3}\)\s*\d{3}-\d{4}\b/g
 const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g
 const STREET_WORDS = `(?:${["road", "rd", "street", "st", "avenue", "ave", "boulevard", "blvd", "drive", "dr", "lane", "ln", "court", "ct", "place", "pl", "way", "terrace", "parkway", "circle", "highway", "hwy"].flatMap((w) => [w, w.charAt(0).toUpperCase() + w.slice(1)]).join("|")})`
 const US_ADDRESS_RE = new RegExp(
@@ -168,13 +166,29 @@ const filingWords: ReadonlyArray<[RegExp, string]> = [
   [/\bhead\s+of\s+household\b/iu, "Head of household"]
 ]
 
+// "a U.S. citizen", "a French citizen", "citizen of Canada", "de nationalité française",
+// "deutsche Staatsangehörige", "de nacionalidad española".
+const NATIONALITY_RES: ReadonlyArray<RegExp> = [
+  /\b((?:U\.\s?S\.|US|American|United States)\s+(?:citizen|national))\b/gu,
+  /\b(?:an?|also\s+an?)\s+((?!U\.)[\p{Lu}][\p{Ll}]+\s+citizen)\b/gu,
+  /\bcitizen\s+of\s+((?:the\s+)?[\p{Lu}][\p{L}]+(?:\s+[\p{Lu}][\p{L}]+)*)/gu,
+  /\bde\s+nationalit[ée]\s+(\p{L}+)/giu,
+  /\b(\p{L}+e[rn]?)\s+Staats(?:bürger|angehörig)\w*/gu,
+  /\bde\s+nacionalidad\s+(\p{L}+)/giu
+]
+// "I speak French, German and English", "je parle français et allemand", "ich spreche Deutsch".
+const LANGUAGES_RE = /\b(?:I\s+(?:can\s+)?speak|je\s+parle|ich\s+spreche|hablo)\s+([^.;:!?]{3,120})/giu
+// "I have never applied for or held a U.S. passport", "je n'ai jamais eu de passeport".
+const NO_PASSPORT_RE =
+  /\bnever\s+(?:applied\s+for|had|held|owned|been\s+issued)(?:\s+(?:or|nor|and)\s+(?:applied\s+for|had|held|owned|been\s+issued))*\s+(?:an?\s+)?(?:U\.\s?S\.\s+)?passport|\bjamais\s+(?:eu|demand[ée]|obtenu|poss[ée]d[ée])\s+(?:de\s+|un\s+)?passeport|\b(?:noch\s+)?nie\s+(?:einen\s+)?(?:Reise)?pass\b|\bnunca\s+(?:he\s+)?(?:tenido|solicitado)\s+(?:un\s+)?pasaporte/iu
+
 const OCCUPATION_STOP = /^(?:u\.?s\.?|citizen|resident|n[ée]e?|mari[ée]e?|c[ée]libataire|divorc|veu|de|du|en|à|au|a|the|an|ledig|verheiratet|geboren|single|married|widowed|divorced|born|not|never|also|retired|unemployed)\b/iu
 
 /**
  * Everything one clause says, with its position. Names are the person's own only where the text
  * introduces them ("My name is", "I am", a relation word right before the name).
  */
-const findIn = (clause: string): ReadonlyArray<Found> => {
+const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode> = []): ReadonlyArray<Found> => {
   const found: Array<Found> = []
   const taken: Array<[number, number]> = []
   const free = (at: number, end: number) => !taken.some(([a, b]) => at < b && end > a)
@@ -202,14 +216,14 @@ const findIn = (clause: string): ReadonlyArray<Found> => {
       if (country) found.push({ type: "country", value: country[1]!, at, evidence: `country after the address '${country[0].trim()}'` })
     }
   }
-  for (const m of clause.matchAll(DATE_RE)) {
-    const at = m.index!, end = at + m[0].length
+  // Full dates (`Dates.ts`); numeric ones in the order of the clause's language.
+  const order = /[a-zäöüéèàç]{4,}/iu.test(clause) && /\b(?:le|der|die|und|et|je|ich)\b/iu.test(clause) ? "DMY" : "MDY"
+  for (const date of Dates.findDates(clause, order)) {
+    const at = date.at, end = date.end
     if (!free(at, end)) continue
     take(at, end)
     const kind = dateKind(clause.slice(0, at), clause.slice(end))
-    const order = /[a-zäöüéèàç]{4,}/iu.test(clause) && /\b(?:le|der|die|und|et|je|ich)\b/iu.test(clause) ? "DMY" : "MDY"
-    const date = parseDate(m[0].replace(/\s+/g, " "), order)
-    if (kind && date) found.push({ type: kind, value: date, at, evidence: `'${clause.slice(Math.max(0, at - 25), end).trim()}'` })
+    if (kind) found.push({ type: kind, value: date.value, at, evidence: `'${clause.slice(Math.max(0, at - 25), end).trim()}'` })
     if (kind === "birth_date") {
       // "born on <date> in Duluth, Minnesota", "née le <date> à Nancy (Meurthe-et-Moselle)"
       const place = clause.slice(end).match(new RegExp(`^\\s*,?\\s*(?:in|à|a|en)\\s+(${NAME_WORD}(?:[\\s-]${NAME_WORD})*(?:,\\s+${NAME_WORD}(?:\\s${NAME_WORD})*|\\s+\\([^)]+\\))?)`, "u"))
@@ -219,10 +233,23 @@ const findIn = (clause: string): ReadonlyArray<Found> => {
       }
     }
   }
-  for (const m of clause.matchAll(US_PHONE_RE)) {
-    if (!free(m.index!, m.index! + m[0].length)) continue
-    take(m.index!, m.index! + m[0].length)
-    found.push({ type: "phone", value: m[0], at: m.index!, evidence: `phone '${m[0]}'` })
+  // Phone numbers valid in their country (`Phones.ts`; one written without its country code, in
+  // the first of `phoneCountries` where it is valid): after words that say so ("phone", "joindre
+  // au", "fax"), or, with no such words, written as only phone numbers are (with their country
+  // code, or their area code in brackets) and not after words naming an identifier.
+  for (const phone of phoneCountries.flatMap((country) => Phones.findPhones(clause, country))) {
+    if (!free(phone.at, phone.end)) continue
+    const before = clause.slice(0, phone.at)
+    const kind = idKinds.find(([, re]) => re.test(before))?.[0]
+    const said = kind === "phone" || kind === "fax"
+    if (!said && (kind !== undefined || !/^[+(]/.test(phone.text))) continue
+    take(phone.at, phone.end)
+    found.push({
+      type: kind === "fax" ? "fax" : "phone",
+      value: phone.text,
+      at: phone.at,
+      evidence: said ? `'${before.slice(-30).trim()} ${phone.text}'` : `phone '${phone.text}'`
+    })
   }
   for (const m of clause.matchAll(NUMBER_RE)) {
     const raw = m[0].trim()
@@ -230,7 +257,8 @@ const findIn = (clause: string): ReadonlyArray<Found> => {
     if (!free(at, end) || raw.replace(/\D/g, "").length < 7) continue
     const before = clause.slice(0, at)
     const kind = idKinds.find(([, re]) => re.test(before))?.[0]
-    if (!kind) continue
+    // Phone and fax numbers are the valid ones read above.
+    if (!kind || kind === "phone" || kind === "fax") continue
     take(at, end)
     found.push({ type: kind, value: raw, at, evidence: `'${before.slice(-30).trim()} ${raw}'` })
   }
@@ -297,6 +325,14 @@ const findIn = (clause: string): ReadonlyArray<Found> => {
     const m = clause.match(re)
     if (m) found.push({ type: "filing_status", value, at: m.index!, evidence: `'${m[0]}'`, person: SELF })
   }
+  for (const re of NATIONALITY_RES) {
+    for (const m of clause.matchAll(re)) found.push({ type: "nationality", value: m[1]!.trim(), at: m.index!, evidence: `'${m[0]}'` })
+  }
+  for (const m of clause.matchAll(LANGUAGES_RE)) {
+    if (Questions.languagesIn(m[1]!).size > 0) found.push({ type: "languages", value: m[1]!.trim(), at: m.index!, evidence: `'${m[0]}'` })
+  }
+  const passport = clause.match(NO_PASSPORT_RE)
+  if (passport) found.push({ type: "passport_history", value: "Never", at: passport.index!, evidence: `'${passport[0]}'` })
   return found
 }
 
@@ -316,12 +352,19 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
     return /\b(?:LLC|Inc|Ltd|GmbH|AG|SA|SARL|S\.?à\s?r\.?l|Corp(?:oration)?|company|firm|Firma|soci[ée]t[ée]|entreprise)\b/u.test(paragraph) ? { role: "employer" } : { role: "official" }
   }
   let owner: Person = paragraphOwner(0)
+  // Phone numbers written without their country code are of the country of the text's language;
+  // when that is not clear, of the United States in English-looking text (as numeric dates are
+  // read month first there), else of the first of the other languages' countries where valid.
+  const country = Phones.countryOfLanguage(Vocabulary.languageOf(prose))
+  const phoneCountries: ReadonlyArray<Phones.CountryCode> = country
+    ? [country]
+    : /\b(?:le|der|die|und|et|je|ich)\b/iu.test(prose) ? ["DE", "FR", "ES"] : ["US"]
   for (const clause of clauses(prose)) {
     const markers = markersOf(clause.text, state)
     const relation = [...clause.text.matchAll(new RegExp(otherWords, "giu"))].map((m) => m[0]).join(" ")
     // A clause about "it" or "its" (no first person) with an employer number speaks of an organisation.
     const firstPerson = new RegExp(selfWords, "iu").test(clause.text)
-    for (const f of findIn(clause.text)) {
+    for (const f of findIn(clause.text, phoneCountries)) {
       const found = f.person ?? ownerAt(markers, f.at, owner)
       const person: Person = f.type === "ein" && (found.role === "self" || found.role === "other") && !firstPerson ? { role: "employer" } : found
       // Nobody known: no fact (`official` fields are never filled, but the fact is not kept either).
@@ -330,7 +373,11 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
       const base = {
         role: person.role,
         ...(person.dependent_index !== undefined ? { dependent_index: person.dependent_index } : {}),
-        ...(person.role === "other" && (person.relation ?? relation) !== "" ? { relation: person.relation ?? relation } : {}),
+        // Who the person is, and what the clause says they are to the writer ("In an emergency,
+        // contact my sister"): both say which of a form's other people they are.
+        ...(person.role === "other" && `${person.relation ?? ""} ${relation}`.trim() !== ""
+          ? { relation: [...new Set([person.relation, relation].filter((r) => r !== undefined && r !== ""))].join(" ") }
+          : {}),
         source,
         confidence,
         evidence: `text: ${f.evidence}`
@@ -351,6 +398,11 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
     if (markers.length > 0) owner = markers[markers.length - 1]!
     const next = clause.at + clause.text.length
     if (/\n\s*\n\s*$/.test(clause.text) || /^\s*\n\s*\n/.test(prose.slice(next))) owner = paragraphOwner(next + 2)
+  }
+  // What a paragraph about an organisation says of it (its name, business, head count, income).
+  for (const statement of OrganizationProse.statements(prose)) {
+    if (paragraphOwner(statement.at).role !== "employer") continue
+    typed.push({ type: statement.type, value: statement.value, role: "employer", source, confidence, evidence: `text: ${statement.evidence}` })
   }
   // The same type for the same person twice with different values: the text is unclear; drop both.
   const key = (f: TypedFact) => `${f.type}|${f.role}|${f.dependent_index ?? ""}`

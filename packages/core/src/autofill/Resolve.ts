@@ -10,7 +10,8 @@
 import type { FieldFormat, FieldValue, FormField, SemanticType } from "../FormField.ts"
 import { ownLabel } from "../understand/Semantic.ts"
 import * as Vocabulary from "../understand/Vocabulary.ts"
-import { isDateType, type TypedFact, usStateCode } from "./Facts.ts"
+import * as Questions from "./Questions.ts"
+import { isDateType, type TypedFact, usStateCode, withoutHouseNumber } from "./Facts.ts"
 
 export interface Resolved {
   readonly field: FormField
@@ -35,7 +36,27 @@ const patternOfOrder = (order: FieldFormat["date_order"]) => (order === "DMY" ? 
 // How identifiers split into boxes on a line: SSN 3-2-4, EIN 2-7, US phone 3-3-4.
 const groupsOf: Partial<Record<SemanticType, ReadonlyArray<number>>> = { ssn: [3, 2, 4], itin: [3, 2, 4], ein: [2, 7], phone: [3, 3, 4], fax: [3, 3, 4] }
 
-const digitTypes: ReadonlySet<SemanticType> = new Set(["ssn", "itin", "ein", "tax_id", "national_id", "phone", "fax", "postal_code"])
+const digitTypes: ReadonlySet<SemanticType> = new Set(["ssn", "itin", "ein", "tax_id", "national_id", "phone", "fax", "postal_code", "industry_code", "employee_count"])
+
+// Kinds of unit, as an address writes them before the unit's number.
+const unitKinds: ReadonlyArray<[string, RegExp]> = [
+  ["apartment", /^(?:apt|apartment|appt|appartement|wohnung|whg|departamento|depto|dpto)$/],
+  ["suite", /^(?:ste|suite)$/],
+  ["floor", /^(?:flr|fl|floor|etage|stock|og|piso|planta)$/],
+  ["unit", /^(?:unit|unite|room|rm|bureau)$/]
+]
+const unitDesignator = /^\s*(?:apt|apartment|appt|appartement|wohnung|whg|departamento|depto|dpto|ste|suite|flr|fl|floor|etage|stock|og|piso|planta|unit|unite|room|rm|bureau|#)\b\.?/i
+
+/** The kinds of unit a text names ("Apt./Ste./Flr." → apartment, suite, floor). */
+const unitKindsIn = (text: string): ReadonlyArray<string> => {
+  const tokens = Vocabulary.normalize(text).trim().split(" ")
+  return unitKinds.filter(([, re]) => tokens.some((t) => re.test(t))).map(([kind]) => kind)
+}
+
+const unitNumberOnly = (field: FormField) => {
+  const label = ownLabel(field.name)
+  return unitKindsIn(label).length > 1 || numberWords.test(Vocabulary.normalize(label))
+}
 
 /** The fact's value written for a text field, or undefined when it cannot be written there faithfully. */
 export const formatText = (field: FormField, fact: TypedFact): { value: string; transform: string } | undefined => {
@@ -73,6 +94,15 @@ export const formatText = (field: FormField, fact: TypedFact): { value: string; 
   } else if (format.digits_only && (digitTypes.has(fact.type) || isDateType(fact.type))) {
     value = value.replace(/\D/g, "")
     how.push("digits only")
+  }
+  // A unit box whose label names the kind of unit, or asks for its number ("Apt./Ste./Flr.
+  // Number", with a check box per kind beside it), takes the number without the word.
+  if (fact.type === "unit" && unitNumberOnly(field)) {
+    const number = value.replace(unitDesignator, "").replace(/^[\s.#:-]+/, "").trim()
+    if (number !== "" && number !== value) {
+      value = number
+      how.push("unit number without its kind")
+    }
   }
   const limit = format.comb_cells ?? format.max_length ?? field.max_length
   if (limit !== undefined && limit > 0 && value.length > limit) {
@@ -119,6 +149,15 @@ export const valueFor = (field: FormField, fact: TypedFact): { value: FieldValue
     }
     case "ComboBox":
     case "ListBox": {
+      // A list of languages: every option that names one the person speaks.
+      if (fact.type === "languages" && field.form_type === "ListBox") {
+        const spoken = Questions.languagesIn(fact.value)
+        const chosen = (field.options ?? []).filter((o) => {
+          const code = Questions.languageOf(o.label) ?? Questions.languageOf(o.value)
+          return code !== undefined && spoken.has(code)
+        })
+        return chosen.length > 0 ? { value: chosen.map((o) => o.value), transform: "the options of the languages spoken" } : undefined
+      }
       const option = pickOption(field, fact)
       if (option !== undefined) return { value: field.form_type === "ListBox" ? [option] : option, transform: "option" }
       return field.form_type === "ComboBox" && (field.options ?? []).length === 0 ? formatText(field, fact) : undefined
@@ -128,6 +167,12 @@ export const valueFor = (field: FormField, fact: TypedFact): { value: FieldValue
       return option !== undefined ? { value: option, transform: "option" } : undefined
     }
     case "CheckBox": {
+      // The box of a kind of unit ("☐ Apt. ☐ Ste. ☐ Flr."): ticked for the kind the address names.
+      if (fact.type === "unit") {
+        const boxKinds = unitKindsIn(ownLabel(field.name))
+        const factKind = unitKindsIn(fact.value.match(unitDesignator)?.[0] ?? "")
+        return boxKinds.length === 1 && factKind.length === 1 && boxKinds[0] === factKind[0] ? { value: true, transform: `box of the unit's kind (${factKind[0]})` } : undefined
+      }
       // A box of a group: ticked when its own caption (name or option label) says the fact.
       const captions = [field.name, ...(field.options ?? []).map((o) => o.label)]
       if ((field.options ?? []).length > 1) {
@@ -142,7 +187,7 @@ export const valueFor = (field: FormField, fact: TypedFact): { value: FieldValue
 }
 
 /** Types a choice field (box or group) can be set from. */
-const choiceTypes: ReadonlySet<SemanticType> = new Set(["filing_status", "marital_status", "sex", "state", "country", "nationality"])
+const choiceTypes: ReadonlySet<SemanticType> = new Set(["filing_status", "marital_status", "sex", "state", "country", "nationality", "unit", "languages"])
 
 // Kinds of other people; a fact about one kind fills only a field about the same kind.
 const relationKinds: ReadonlyArray<RegExp> = [
@@ -152,7 +197,7 @@ const relationKinds: ReadonlyArray<RegExp> = [
   / (?:doctor|physician|medecin|arzt|medico) /,
   / (?:sister|brother|sibling|schwester|bruder|soeur|frere|hermana|hermano) /,
   / (?:guardian|vormund|tuteur|tutor) /,
-  / (?:contact|kontakt\w*|ansprechpartner\w*|signator\w*|authori[sz]ed|zeichnungsberechtigt\w*|signataire|firmante) /
+  / (?:contact|kontakt\w*|ansprechpartner\w*|signator\w*|authori[sz]ed|zeichnungsberechtigt\w*|signataire|firmante|completed by|completing|ausgefullt von|rempli par|cumplimentado por|completado por) /
 ]
 
 const kindsOf = (text: string): ReadonlySet<number> => {
@@ -160,16 +205,42 @@ const kindsOf = (text: string): ReadonlySet<number> => {
   return new Set(relationKinds.flatMap((re, i) => (re.test(t) ? [i] : [])))
 }
 
+/** Whether a field has a label of its own, not just its PDF name. */
+const labelled = (field: FormField): boolean =>
+  field.name.trim() !== "" && Vocabulary.normalize(field.name) !== Vocabulary.normalize(partialName(field.form_name))
+
+/** Whether `below` sits right under `above`, over most of its width. */
+const stackedUnder = (above: FormField, below: FormField): boolean => {
+  if (above.page !== below.page) return false
+  const [x1, y1, x2, y2] = below.rect, [ax1, ay1, ax2] = above.rect
+  const h = y2 - y1
+  return ay1 >= y2 - 2 && ay1 - y2 <= 1.5 * h && Math.min(x2, ax2) - Math.max(x1, ax1) >= 0.5 * (x2 - x1)
+}
+
+/** Whether `before` is just left of `field` on its line, or right above it. */
+const leadsTo = (before: FormField, field: FormField): boolean => {
+  if (before.page !== field.page) return false
+  const [x1, y1, x2, y2] = field.rect, [bx1, by1, bx2, by2] = before.rect
+  const h = y2 - y1
+  const sameLine = Math.min(y2, by2) - Math.max(y1, by1) >= 0.5 * Math.min(h, by2 - by1) && bx2 <= x1 + 2 && x1 - bx2 <= 4 * h
+  const above = by1 >= y2 - 2 && by1 - y2 <= 2 * h && bx1 <= x2 && x1 <= bx2
+  return sameLine || above
+}
+
+const distance = (a: FormField, b: FormField) => Math.hypot(a.rect[0] - b.rect[0], a.rect[1] - b.rect[1])
+
+/** The kinds of other person a field's own words name. */
+const ownKinds = (field: FormField): ReadonlySet<number> => kindsOf([field.name, partialName(field.form_name), ...(field.semantic?.section ?? [])].join(" "))
+
 /** Whether a fact about another person is about the one the field asks for: a shared relation word. */
-const sameOther = (field: FormField, fact: TypedFact): boolean => {
-  const fieldKinds = kindsOf([field.name, partialName(field.form_name), ...(field.semantic?.section ?? [])].join(" "))
+const sameOther = (fieldKinds: ReadonlySet<number>, fact: TypedFact): boolean => {
   const factKinds = kindsOf(fact.relation ?? "")
   return [...fieldKinds].some((k) => factKinds.has(k))
 }
 
-const sameOwner = (field: FormField, fact: TypedFact): boolean => {
+const sameOwner = (field: FormField, fact: TypedFact, kindsOfField: (field: FormField) => ReadonlySet<number> = ownKinds): boolean => {
   const semantic = field.semantic!
-  if (semantic.role === "other" && fact.role === "other") return sameOther(field, fact)
+  if (semantic.role === "other" && fact.role === "other") return sameOther(kindsOfField(field), fact)
   // A marriage's date and a joint return's filing status are the couple's: the holder's and the spouse's.
   if ((fact.type === "marriage_date" || fact.type === "filing_status") && fact.role === "self" && semantic.role === "spouse") return true
   if (semantic.role !== fact.role) return false
@@ -190,7 +261,7 @@ const sameFamily = (a: SemanticType, b: SemanticType) => {
   // A "tax number" is whichever number the holder is taxed under: an EIN, an SSN, an ITIN.
   const taxIds: ReadonlyArray<SemanticType> = ["tax_id", "ein", "ssn", "itin"]
   const related = (group: ReadonlyArray<SemanticType>) => group.includes(a) && group.includes(b)
-  return related(names) || related(places) || (taxIds.includes(a) && taxIds.includes(b) && (a === "tax_id" || b === "tax_id")) || (isDateType(a) && isDateType(b))
+  return related(["employer", "organization"]) || related(names) || related(places) || (taxIds.includes(a) && taxIds.includes(b) && (a === "tax_id" || b === "tax_id")) || (isDateType(a) && isDateType(b))
 }
 
 /**
@@ -206,13 +277,20 @@ const partialName = (formName: string) =>
 const otherPlaces = / (?:facility|worksite|work site|site|location|establishment|premises|lieu de travail|arbeitsort|etablissement) /
 // Second values: a person's facts are their primary ones.
 const secondValues = / (?:additional|alternate|alternative|other|secondary|previous|former|prior|most recent|weitere|autres?|otros?|anciens?) /
+// Headings and instructions with those words that qualify no value ("Other Information",
+// "If you need additional copies"): taken out before `secondValues` looks.
+const secondValueNoise = / (?:additional|other|weitere|autres?|otras?|otros?) (?:information|informations|info|details|angaben|renseignements|informacion|copies|pages|sheets|space) /g
+// "Current spouse or most recent spouse": the current one, which is the one a person has.
+const currentOrLast = / (?:current|present) (\w+ )?or (?:the )?(?:most recent|last|former) /g
+const hasSecondValue = (normalized: string) => secondValues.test(normalized.replace(secondValueNoise, "  ").replace(currentOrLast, " current $1"))
 // A number asked for: not a name or an address.
 const numberWords = / (?:n|no|nr|num|numero|number|nummer|numro) /
 const numberTypes: ReadonlySet<SemanticType> = new Set([
-  "ssn", "itin", "ein", "tax_id", "national_id", "passport_number", "driver_license", "iban", "bic", "phone", "fax", "postal_code", "house_number", "unit", "age"
+  "ssn", "itin", "ein", "tax_id", "national_id", "passport_number", "driver_license", "iban", "bic", "phone", "fax", "postal_code", "house_number", "unit", "age",
+  "industry_code", "employee_count", "gross_income", "net_income"
 ])
 
-export const uncertain = (field: FormField): boolean => {
+export const uncertainty = (field: FormField): string | undefined => {
   const semantic = field.semantic!
   const labelled = field.name.trim() !== "" && field.name !== "undefined"
   const partial = partialName(field.form_name)
@@ -221,36 +299,154 @@ export const uncertain = (field: FormField): boolean => {
   const text = Vocabulary.normalize(label.replace(/['’]s\b/g, ""))
   for (const words of [label, partial]) {
     const role = Vocabulary.roleOf(words.replace(/['’]s\b/g, ""))
-    if (role !== undefined && role !== semantic.role) return true
-    if (semantic.role !== "dependent" && Vocabulary.dependentIndexOf(words) !== undefined) return true
+    if (role !== undefined && role !== semantic.role) return `the label names the ${role}`
+    if (semantic.role !== "dependent" && Vocabulary.dependentIndexOf(words) !== undefined) return "the label numbers a dependent"
     const t = Vocabulary.normalize(words.replace(/['’]s\b/g, ""))
-    if (semantic.role === "self" && otherPeople.test(t)) return true
+    if (semantic.role === "self" && otherPeople.test(t)) return "the label names someone else"
     // A row of a table lists several people or items: not the holder's one value.
-    if (semantic.role !== "dependent" && / row ?\d+ |row\d+ /.test(t)) return true
-    if (otherPlaces.test(t) || secondValues.test(t)) return true
+    if (semantic.role !== "dependent" && / row ?\d+ |row\d+ /.test(t)) return "a row of a table"
+    if (otherPlaces.test(t)) return "another place than the holder's"
+    if (hasSecondValue(t)) return "a second value"
   }
   // A place or a second value named anywhere in a long /TU (its section: "Worksite Location. ...
   // 9. A. Enter Street Number and Name.") is not the holder's own.
   if (labelled && label !== field.name) {
     const whole = Vocabulary.normalize(field.name.replace(/['’]s\b/g, ""))
-    if (otherPlaces.test(whole) || secondValues.test(whole)) return true
+    if (otherPlaces.test(whole)) return "another place than the holder's"
+    if (hasSecondValue(whole)) return "a second value"
   }
-  if (numberWords.test(text) && !numberTypes.has(semantic.type) && !isDateType(semantic.type) && semantic.type !== "street_address") return true
+  // "Name and address of the body that pays your benefits": an organisation's, not the holder's.
+  if (semantic.role === "self" && !organizationTypes.has(semantic.type) && organizationWords.test(text)) return "the label names an organisation"
+  if (numberWords.test(text) && !numberTypes.has(semantic.type) && !isDateType(semantic.type) && semantic.type !== "street_address") return "the label asks for a number"
   // A label that continues a sentence ("and full name here") does not say whose value it is.
-  if (labelled && /^\s*(?:and|or|und|oder|et|ou|y|o)\s/i.test(label)) return true
+  if (labelled && /^\s*(?:and|or|und|oder|et|ou|y|o)\s/i.test(label)) return "the label continues a sentence"
   // The label, and the PDF name when it is made of words, must not name another meaning.
-  for (const words of labelled ? [label, partial] : [label]) {
+  // A label qualified by its heading ("Age/Blindness Dependents: (1) First name Last name") names
+  // its meaning after the heading.
+  const afterHeading = label.includes(": ") ? label.slice(label.lastIndexOf(": ") + 2) : label
+  for (const words of labelled ? [afterHeading, partial] : [label]) {
     if (!/\p{L}{3}/u.test(words.replace(/\b[a-z]\d+\b/gi, ""))) continue
     const labelType = Vocabulary.typeOf(words.replace(/['’]s\b/g, "s"))
-    if (labelType !== "unknown" && labelType !== semantic.type && !sameFamily(labelType, semantic.type)) return true
+    if (labelType !== "unknown" && labelType !== semantic.type && !sameFamily(labelType, semantic.type)) return `the label says ${labelType}`
   }
-  if (semantic.type === "street_address" && [text, Vocabulary.normalize(partial)].some((t) => / (?:line|ligne|zeile|linea|address|adresse|addr) 2 /.test(t))) return true
+  if (semantic.type === "street_address" && [text, Vocabulary.normalize(partial)].some((t) => / (?:line|ligne|zeile|linea|address|adresse|addr) 2 /.test(t))) return secondLineDoubt
   if (semantic.role === "self") {
-    for (const m of label.matchAll(/\b([\p{L}]+)['’]s?\b/gu)) {
-      if (/['’]s?$/.test(m[0]) && !selfPossessives.test(Vocabulary.normalize(m[1]!).trim())) return true
+    // English possessives ("Employer's", "Parents'"), not French or Italian elisions ("d'identité").
+    for (const m of label.matchAll(/(\p{L}+)(?:['’]s|s['’])(?!\p{L})/gu)) {
+      if (!selfPossessives.test(Vocabulary.normalize(m[1]!).trim())) return `the label names ${m[0]}`
     }
   }
-  return false
+  return undefined
+}
+
+/** Whether the field's meaning or owner is in doubt (`uncertainty` says why). */
+export const uncertain = (field: FormField): boolean => uncertainty(field) !== undefined
+
+
+/**
+ * What kind of line a contact box's label asks for: a mobile, an evening, a work or home line, or
+ * the plain one (also "daytime", "primary", "main", "direct").
+ */
+const lineKind = (normalizedLabel: string): "mobile" | "evening" | "work" | "home" | "primary" =>
+  / (?:mobile|cell\w*|handy|portable|movil|celular|natel|sms) /.test(normalizedLabel)
+    ? "mobile"
+    : / (?:evening|night|abends?|soir) /.test(normalizedLabel)
+    ? "evening"
+    : / (?:work|business|office|dienstlich\w*|geschaftlich\w*|bureau|professionnel\w*|trabajo|oficina) /.test(normalizedLabel)
+    ? "work"
+    : / (?:home|privat\w*|domicile|casa|particulier) /.test(normalizedLabel)
+    ? "home"
+    : "primary"
+
+// A heading or label that lets an organisation be the one filling ("Person or Organization Filing
+// This Petition", "Company information").
+const organizationWords = / (?:organi[sz]ations?|organism\w*|company|companies|business|firm|entity|unternehmen\w*|firma|betrieb\w*|entreprise|societe|organisme|empresa|entidad|organizacion) /
+
+// What only an organisation has, or names one: a label asking for these may say "company".
+const organizationTypes: ReadonlySet<SemanticType> = new Set([
+  "organization", "employer", "ein", "business_type", "industry_code", "established_date", "employee_count", "gross_income", "net_income"
+])
+
+/** Whether a field of the holder may hold an organisation's value: its label or headings name one. */
+const mayBeOrganization = (field: FormField): boolean =>
+  organizationWords.test(Vocabulary.normalize([field.name, ...(field.semantic?.section ?? [])].join(" . ")))
+
+// The words of a US address's boxes; "Province", "Postal Code", "Region" are the foreign ones.
+const usPlaceWords = / (?:zip|zip code|state) /
+
+/** Whether a state or postal code fact belongs to a US address: its owner's state is a US state. */
+const isUsAddress = (fact: TypedFact, facts: ReadonlyArray<TypedFact>): boolean => {
+  const state = fact.type === "state" ? fact : facts.find((f) => f.type === "state" && f.source === fact.source && f.role === fact.role && f.dependent_index === fact.dependent_index)
+  return state !== undefined && usStateCode(state.value) !== undefined
+}
+
+const secondLineDoubt = "a second address line"
+
+const addressPartTypes: ReadonlySet<SemanticType> = new Set(["address", "street_address", "house_number", "unit", "city", "county", "state", "postal_code", "city_state_postal", "country"])
+// Address blocks that are not where the holder lives and gets mail now.
+const secondaryAddressWords = / (?:permanent|previous|former|prior|foreign|temporary|alternate|vacation|holiday|abroad|standige\w*|fruhere\w*|vorherige\w*|permanente?|precedente|anterior|temporal|temporaire|a l etranger|en el extranjero) /
+
+/** Whether a field's label or PDF name puts it in a permanent, previous or foreign address block. */
+const isSecondaryAddress = (field: FormField): boolean =>
+  secondaryAddressWords.test(Vocabulary.normalize(`${ownLabel(field.name)} ${partialName(field.form_name)}`))
+
+/**
+ * The second line of an address for a field: its owner's city with the postal code before it
+ * (Europe) or the state and ZIP after it (US), all from one source.
+ */
+const placeLine = (
+  field: FormField,
+  facts: ReadonlyArray<TypedFact>,
+  owns: (field: FormField, fact: TypedFact) => boolean
+): Omit<Resolved, "field"> | undefined => {
+  for (const city of facts) {
+    if (city.type !== "city" || !owns(field, city)) continue
+    const ofOwner = (type: SemanticType) =>
+      facts.find((f) => f.type === type && f.source === city.source && f.role === city.role && f.dependent_index === city.dependent_index)
+    const postal = ofOwner("postal_code"), state = ofOwner("state")
+    if (!postal) return undefined
+    const value = state ? `${city.value}, ${state.value} ${postal.value}` : `${postal.value} ${city.value}`
+    const written = formatText(field, { ...city, value })
+    return written ? { value: written.value, fact: city, transform: `second address line: ${state ? "city, state ZIP" : "postal code and city"}` } : undefined
+  }
+  return undefined
+}
+
+const NAME_AND_ADDRESS = / (?:name (?:and|&) (?:mailing )?address|nom et adresse|name und (?:anschrift|adresse)|nombre y (?:direccion|domicilio)) /
+
+/** An owner's name and one-line address, from one source ("Acme LLC, 12 Main St, Springfield, IL 62701"). */
+const nameAndAddress = (
+  field: FormField,
+  facts: ReadonlyArray<TypedFact>,
+  owns: (field: FormField, fact: TypedFact) => boolean
+): Omit<Resolved, "field"> | undefined => {
+  const nameTypes: ReadonlyArray<SemanticType> = field.semantic?.role === "employer" ? ["organization", "employer"] : ["full_name"]
+  for (const address of facts) {
+    if (address.type !== "address" || !owns(field, address)) continue
+    const name = facts.find((f) => nameTypes.includes(f.type) && f.role === address.role && f.dependent_index === address.dependent_index)
+    if (!name) return undefined
+    const written = formatText(field, { ...address, value: `${name.value}, ${address.value}` })
+    return written ? { value: written.value, fact: address, transform: `name and address (${name.evidence})` } : undefined
+  }
+  return undefined
+}
+
+/** A full name family name first ("Castellanos, Naomi Ruth"), from the name parts of one source. */
+const familyFirst = (
+  field: FormField,
+  facts: ReadonlyArray<TypedFact>,
+  owns: (field: FormField, fact: TypedFact) => boolean
+): Omit<Resolved, "field"> | undefined => {
+  for (const family of facts) {
+    if (family.type !== "family_name" || !owns(field, family)) continue
+    const ofOwner = (type: SemanticType) =>
+      facts.find((f) => f.type === type && f.source === family.source && f.role === family.role && f.dependent_index === family.dependent_index)
+    const given = ofOwner("given_name"), middle = ofOwner("middle_name")
+    if (!given) return undefined
+    const written = formatText(field, { ...family, type: "full_name", value: `${family.value}, ${[given.value, middle?.value].filter(Boolean).join(" ")}` })
+    return written ? { value: written.value, fact: family, transform: "family name first" } : undefined
+  }
+  return undefined
 }
 
 /** Whose contact box a field is: type, role, dependent number, and for other people their kind. */
@@ -268,38 +464,143 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
   const tables = new Set(
     fields.filter((f) => / row ?\d+ |row\d+ /.test(Vocabulary.normalize(`${f.name} ${partialName(f.form_name)}`))).flatMap((f) => lastHeading(f) ?? [])
   )
+  const houseBoxes = new Set(fields.filter((f) => f.semantic?.type === "house_number").map((f) => f.semantic!.role))
   // Owners whose city or postal code has a box of its own: their street boxes take the street only.
   const placeBoxes = new Set(
     fields.filter((f) => f.semantic && ["city", "postal_code", "city_state_postal"].includes(f.semantic.type)).map((f) => f.semantic!.role)
   )
   // Several contact boxes of one owner under different labels ("Phone no" twice, "Home phone" and
-  // "Work phone"): which one is the person's own line is in doubt, so none is filled.
+  // "Work phone"): which one is the person's own line is in doubt, so none is filled; unless one
+  // box is the plain or daytime line and the others say what else they are ("Mobile", "Evening").
   const contactLabels = new Map<string, Set<string>>()
   for (const f of fields) {
     const sem = f.semantic
     if (!sem || !["phone", "fax", "email"].includes(sem.type) || sem.format?.segment) continue
-    contactLabels.set(contactKey(f), (contactLabels.get(contactKey(f)) ?? new Set()).add(Vocabulary.normalize(f.name)))
+    contactLabels.set(contactKey(f), (contactLabels.get(contactKey(f)) ?? new Set()).add(Vocabulary.normalize(ownLabel(f.name))))
   }
+  const contactInDoubt = (field: FormField) => {
+    const labels = contactLabels.get(contactKey(field))
+    if (!labels || labels.size <= 1) return false
+    const primary = [...labels].filter((l) => lineKind(l) === "primary")
+    return primary.length !== 1 || lineKind(Vocabulary.normalize(ownLabel(field.name))) !== "primary"
+  }
+  // An owner with a US box and a foreign one for the same part ("State" and "Province", "ZIP
+  // Code" and "Postal Code"): whether this is the US one, so an address goes to the boxes of its country.
+  const placeBoxLabels = new Map<string, Set<string>>()
+  for (const f of fields) {
+    if (f.semantic?.type !== "state" && f.semantic?.type !== "postal_code") continue
+    const key = `${f.semantic.type}|${f.semantic.role}|${f.semantic.dependent_index ?? ""}`
+    placeBoxLabels.set(key, (placeBoxLabels.get(key) ?? new Set()).add(Vocabulary.normalize(ownLabel(f.name))))
+  }
+  const domesticBox = (f: FormField): boolean | undefined => {
+    const sem = f.semantic!
+    const labels = placeBoxLabels.get(`${sem.type}|${sem.role}|${sem.dependent_index ?? ""}`)
+    if (!labels || labels.size < 2) return undefined
+    const us = [...labels].map((l) => usPlaceWords.test(l))
+    if (!us.includes(true) || !us.includes(false)) return undefined
+    return usPlaceWords.test(Vocabulary.normalize(ownLabel(f.name)))
+  }
+  // An owner with two address blocks, one of them the permanent, previous or foreign one
+  // ("Mailing address" and "Permanent address (if different)"): the holder's one address goes to
+  // the other block only.
+  const addressBlocks = new Map<string, Array<boolean>>()
+  for (const f of fields) {
+    if (!f.semantic || !addressPartTypes.has(f.semantic.type)) continue
+    const key = contactKey(f)
+    addressBlocks.set(key, [...(addressBlocks.get(key) ?? []), isSecondaryAddress(f)])
+  }
+  const secondaryBlock = (f: FormField) => isSecondaryAddress(f) && (addressBlocks.get(contactKey(f)) ?? []).includes(false)
+  // A field of another person that names no kind of person ("Relationship to applicant", "Title")
+  // is the same person's as the field of another person just left of it on its line, or right
+  // above it ("Emergency contact phone", "Completed by").
+  const inheritedKinds = new Map<FormField, ReadonlySet<number>>()
+  const others = fields.filter((f) => f.semantic?.role === "other").sort((a, b) => a.page - b.page || b.rect[3] - a.rect[3] || a.rect[0] - b.rect[0])
+  for (const f of others) {
+    const own = ownKinds(f)
+    const neighbour = own.size > 0 ? undefined : others.filter((o) => inheritedKinds.has(o) && (inheritedKinds.get(o)?.size ?? 0) > 0 && leadsTo(o, f))
+      .sort((a, b) => distance(a, f) - distance(b, f))[0]
+    inheritedKinds.set(f, neighbour ? inheritedKinds.get(neighbour)! : own)
+  }
+  const owns = (field: FormField, fact: TypedFact) => sameOwner(field, fact, (f) => inheritedKinds.get(f) ?? ownKinds(f))
+  // Owners with a second address line box.
+  // A box without a label of its own right under an owner's street box continues it.
+  const streets = fields.filter((f) => f.semantic?.type === "street_address")
+  const continuations = new Set(
+    fields.filter((f) =>
+      f.form_type === "Text" && f.semantic?.type === "unknown" && !labelled(f) &&
+      streets.some((s) => s.semantic!.role === f.semantic!.role && stackedUnder(s, f))
+    )
+  )
+  const secondLineOwners = new Set(
+    [...streets.filter((f) => uncertainty(f) === secondLineDoubt), ...continuations].map((f) => f.semantic!.role)
+  )
+  // Facts of the holder's own, by type: an organisation's facts fill the holder's fields only where
+  // the holder has none of that kind.
+  const holderTypes = new Set(facts.filter((f) => f.role === "self").map((f) => f.type))
   for (const field of fields) {
     const sem = field.semantic
-    if (sem && (contactLabels.get(contactKey(field))?.size ?? 0) > 1) continue
+    if (sem && (contactInDoubt(field) || secondaryBlock(field))) continue
     const heading = lastHeading(field)
     if (heading !== undefined && tables.has(heading) && field.semantic?.role !== "dependent") continue
     const semantic = field.semantic
     if (!semantic || field.read_only || field.form_type === "Signature" || field.form_type === "PushButton") continue
-    if (semantic.type === "unknown" || semantic.role === "preparer" || semantic.role === "official") continue
+    if (semantic.role === "preparer" || semantic.role === "official") continue
+    // A yes/no question, or a language box under "I speak", answered by a fact.
+    // An organisation may answer for the filer where a heading says it may file.
+    const answerable = (f: FormField, fact: TypedFact) =>
+      owns(f, fact) || (f.semantic?.role === "self" && fact.role === "employer" && !holderTypes.has(fact.type) && mayBeOrganization(f))
+    const answer = Questions.answerYesNo(field, facts, answerable) ?? Questions.answerLanguage(field, facts)
+    if (answer) {
+      out.push({ field, ...answer })
+      continue
+    }
+    if (semantic.type === "unknown" && !continuations.has(field)) continue
     if (semantic.type === "signature" || semantic.type === "signature_date" || semantic.type === "signature_place") continue
     // A bare "date" says not which one.
     if (semantic.type === "date") continue
     if (field.form_type !== "Text" && field.form_type !== "ComboBox" && !choiceTypes.has(semantic.type)) continue
-    if (uncertain(field)) continue
+    const doubt = continuations.has(field) ? secondLineDoubt : uncertainty(field)
+    // An address written on two lines with no city or postal box for its owner: the first line
+    // takes the street, the second the place ("57100 Thionville", "Naperville, IL 60564").
+    const twoLines = (semantic.type === "street_address" || continuations.has(field)) && !placeBoxes.has(semantic.role) && secondLineOwners.has(semantic.role)
+    if (doubt === secondLineDoubt && twoLines) {
+      const placed = placeLine(field, facts, owns)
+      if (placed) out.push({ field, ...placed })
+      continue
+    }
+    // "Name and address" in one box: the owner's name, then the one-line address (the label
+    // naming both a name and an address is no doubt here).
+    if (NAME_AND_ADDRESS.test(Vocabulary.normalize(ownLabel(field.name))) && field.form_type === "Text" && (doubt === undefined || doubt.startsWith("the label says"))) {
+      const combined = nameAndAddress(field, facts, owns)
+      if (combined) out.push({ field, ...combined })
+      continue
+    }
+    if (doubt !== undefined) continue
     // An address line with no city or postal box for its owner anywhere on the form takes the whole address.
-    const wanted: SemanticType = semantic.type === "street_address" && !placeBoxes.has(semantic.role) ? "address" : semantic.type
+    const wanted: SemanticType = semantic.type === "street_address" && !placeBoxes.has(semantic.role) && !twoLines ? "address" : semantic.type
+    if (wanted === "full_name" && semantic.format?.name_order === "family_first") {
+      const named = familyFirst(field, facts, owns)
+      if (named) out.push({ field, ...named })
+      continue
+    }
+    // The employer's name, or a business's: whichever word its source used for the organisation.
+    if (semantic.role === "employer" && (wanted === "organization" || wanted === "employer")) {
+      const named = facts.find((f) => (f.type === "employer" || f.type === "organization") && f.role === "employer")
+      const written = named && valueFor(field, named)
+      if (named && written) out.push({ field, value: written.value, fact: named, transform: `the organisation's name (${written.transform})` })
+      continue
+    }
+    const organizationMayHold = semantic.role === "self" && !holderTypes.has(wanted) && mayBeOrganization(field)
+    const domestic = domesticBox(field)
     for (const fact of facts) {
-      if (fact.type !== wanted || !sameOwner(field, fact)) continue
-      const written = valueFor(field, fact)
+      if (fact.type !== wanted) continue
+      if (!owns(field, fact) && !(organizationMayHold && fact.role === "employer")) continue
+      if (domestic !== undefined && domestic !== isUsAddress(fact, facts)) continue
+      // An owner with a house number box of its own: the street box takes the street only.
+      const given = wanted === "street_address" && houseBoxes.has(semantic.role) ? { ...fact, value: withoutHouseNumber(fact.value) } : fact
+      const written = valueFor(field, given)
       if (written === undefined) continue
-      out.push({ field, value: written.value, fact, transform: written.transform })
+      out.push({ field, value: written.value, fact, transform: given === fact ? written.transform : `street without its house number, ${written.transform}` })
       break
     }
   }

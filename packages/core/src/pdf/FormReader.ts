@@ -189,7 +189,9 @@ const describe = (
     if (!hidden) places.push({ page: found, rect: widgetRect, widget })
   }
 
-  const tooltip = collapse(decodeText(dict.lookup(PDFName.of("TU"))) ?? decodeText(widgets[0]?.lookup(PDFName.of("TU"))) ?? "")
+  const written = collapse(decodeText(dict.lookup(PDFName.of("TU"))) ?? decodeText(widgets[0]?.lookup(PDFName.of("TU"))) ?? "")
+  // "undefined" and "null" are what a form tool's script wrote when it had no tooltip to give.
+  const tooltip = /^(?:undefined|null)$/i.test(written) ? "" : written
   const extra: {
     options?: ReadonlyArray<FieldOption>
     max_length?: number
@@ -310,7 +312,9 @@ export const understandFields = (
   return inputs.map((input, i) => {
     const u = understood[i]!
     const field = input.field
-    const options = field.form_type === "RadioButton" && field.options && u.captions.size > 0
+    // A radio group's options, and those of a check box group whose boxes have on-states of their own.
+    const grouped = field.form_type === "RadioButton" || (field.form_type === "CheckBox" && (field.options?.length ?? 0) > 1)
+    const options = grouped && field.options && u.captions.size > 0
       ? field.options.map((o) => ({ ...o, label: u.captions.get(o.value) ?? o.label }))
       : field.options
     return { ...field, name: u.label, ...(options ? { options } : {}), semantic: u.semantic }

@@ -28,6 +28,8 @@ export interface FieldFormat {
   readonly upper_case?: boolean
   /** One of several boxes on a line that hold one value (a number in groups, dollars and cents). */
   readonly segment?: { readonly index: number; readonly count: number }
+  /** A full name asked family name first ("Last, First, Middle"). */
+  readonly name_order?: "family_first"
 }
 
 // Day, month and year letters of the languages' own patterns: English D/M/Y, German T(ag)/M/J(ahr),
@@ -88,10 +90,13 @@ export const datePartOf = (label: string): ValuePart | undefined => {
 const DIGITS_HINT = /\b(?:digits?|numbers only|numeric|no dashes|ziffern|chiffres|digitos|cifras)\b/i
 const CAPITALS_HINT = /\b(?:capital letters|block capitals|block letters|upper ?case|in capitals|print in capitals|druckbuchstaben|grossbuchstaben|großbuchstaben|majuscules|mayusculas|mayúsculas|stampatello)\b/i
 
+// "(Last, First & Middle)", "Nom, prénom", "Apellidos y nombre", "Name, Vorname": the family name first.
+const FAMILY_FIRST = / (?:last|family|sur) ?(?:name)? (?:and )?(?:first|given) (?:name)?|(?:nom|nom de famille) (?:et )?prenoms?|apellidos? (?:y )?nombre|(?:familien|nach)?name (?:und )?vornamen? /
+
 /** Types whose value is a number however it is written (a comb takes its digits only). */
 const numeric: ReadonlySet<SemanticType> = new Set([
   "ssn", "itin", "ein", "tax_id", "phone", "fax", "birth_date", "signature_date", "marriage_date", "start_date", "end_date", "issue_date",
-  "expiry_date", "date", "age"
+  "expiry_date", "established_date", "date", "age", "industry_code", "employee_count"
 ])
 
 export interface FormatInput {
@@ -121,6 +126,7 @@ export const formatOf = (input: FormatInput): FieldFormat | undefined => {
     digits_only?: boolean
     upper_case?: boolean
     segment?: { readonly index: number; readonly count: number }
+    name_order?: "family_first"
   } = {}
   if (input.segment) out.segment = input.segment
   if (input.maxLength !== undefined) out.max_length = input.maxLength
@@ -141,6 +147,9 @@ export const formatOf = (input: FormatInput): FieldFormat | undefined => {
       out.date_pattern = order === "MDY" ? "MMDDYY" : order === "DMY" ? "DDMMYY" : "YYMMDD"
     }
     if (order) out.date_order = order
+  }
+  if ((input.type === "full_name" || input.type === "family_name" || input.type === "middle_name") && FAMILY_FIRST.test(normalize(input.label))) {
+    out.name_order = "family_first"
   }
   if (DIGITS_HINT.test(text) || (input.comb && numeric.has(input.type))) out.digits_only = true
   if (CAPITALS_HINT.test(text) || input.pageCapitals) out.upper_case = true

@@ -1,7 +1,8 @@
 /**
  * The section a field sits in: the headings printed above it in its column ("Part 3. Information
  * About Your Spouse", "Mailing Address", "Paid Preparer Use Only"). A heading is told from a label
- * by its look: numbered as a part or section, set in capitals, or larger than the page's text;
+ * by its look: numbered as a part or section, lettered as a block ("H) ..."), set in capitals, or
+ * larger than the page's text;
  * and by its place: alone on its line rather than just before a box.
  */
 import type { Phrase, Rect } from "./TextLayout.ts"
@@ -19,6 +20,8 @@ export interface Heading {
 // "Part 2", "Section B", "Step 3", "Schedule A", "Teil 1", "Abschnitt 2", "Partie 3", "Sección 4", "Parte 1", "Cadre A", "I." ...
 const NUMBERED = /^(?:part|section|step|schedule|chapter|teil|abschnitt|schritt|partie|section|rubrique|cadre|volet|seccion|parte|apartado|paso|capitulo|bloque)\s+(?:[0-9]{1,2}[a-z]?|[ivxlc]{1,5}|[a-z])\b/i
 const ROMAN = /^[IVX]{1,4}[.)]\s+\p{L}/u
+// "H) Désignation de l'employeur", "B. Angaben zum Arbeitgeber": a lettered block of a form.
+const LETTERED = /^[A-Z][.)]\s+\p{L}{2}/u
 
 const wordsOf = (text: string) => text.split(/\s+/).filter((w) => /\p{L}/u.test(w))
 
@@ -50,7 +53,8 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     const letters = text.replace(/[^\p{L}]/gu, "")
     const capitals = letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && words.length >= 2
     const large = p.size >= 1.15 * body && words.length <= 12
-    if (!numbered && !capitals && !large) continue
+    const lettered = LETTERED.test(text) && words.length <= 10
+    if (!numbered && !capitals && !large && !lettered) continue
     // A sentence is not a heading, however it is set; nor is the middle of one.
     if (!numbered && /[.;,]$/.test(text) && words.length > 6) continue
     if (!numbered && !/^[\p{Lu}\p{N}(]/u.test(text)) continue

@@ -103,9 +103,25 @@ export const typeOf = (input: SemanticInput): SemanticType => {
   return resolved === "date" && input.nearSignature ? "signature_date" : resolved
 }
 
+/** The names of the groups a field sits in, as words ("topmostSubform[0].PaidPreparer[0].f2_35" → "Paid Preparer"). */
+const groupWords = (formName: string): string =>
+  formName
+    .split(".")
+    .slice(0, -1)
+    .map((part) => part.replace(/\[\d+\]/g, "").replace(/^#?(?:subform|area|topmostSubform|form\d*|Page\d+)$/i, ""))
+    .filter((part) => /\p{L}{3}/u.test(part))
+    .map((part) => part.replace(/([\p{Ll}\d])(\p{Lu})/gu, "$1 $2").replace(/_/g, " "))
+    .reverse()
+    .join(" . ")
+
 /** The role of a field: named in its label first, else by the nearest heading of its section. */
 export const roleOf = (input: SemanticInput): Role => {
-  const sources = [input.printed, ...segments(input.label).slice(0, 2), ...[...(input.section ?? [])].reverse(), input.label]
+  // As for the type, a /TU's own item speaks before the text printed near the widget, which may
+  // be a neighbour's ("Interpreter's Daytime Telephone Number" printed under the signatory's box).
+  const own = input.fromTooltip ? ownLabel(input.label) : undefined
+  // The PDF name ("Emergency Contact City") and the names of the groups it sits in
+  // ("PaidPreparer.Preparer.f2_35") before the headings, which may be a page away.
+  const sources = [own, input.printed, ...segments(input.label).slice(0, 2), input.partialName, groupWords(input.field.form_name), ...[...(input.section ?? [])].reverse(), input.label]
   for (const text of sources) {
     if (text === undefined) continue
     const role = Vocabulary.roleOf(text)
@@ -116,8 +132,10 @@ export const roleOf = (input: SemanticInput): Role => {
 
 /** What a field means, as far as its label and section tell. */
 export const describe = (input: SemanticInput): FieldSemantic => {
-  const type = typeOf(input)
   const role = roleOf(input)
+  // An employer's or a business's name is its organisation's name.
+  const named = typeOf(input)
+  const type = role === "employer" && (named === "full_name" || named === "family_name") ? "organization" : named
   const index = role === "dependent"
     ? Vocabulary.dependentIndexOf(input.printed ?? "") ?? Vocabulary.dependentIndexOf(input.label) ??
       [...(input.section ?? [])].reverse().map(Vocabulary.dependentIndexOf).find((n) => n !== undefined)

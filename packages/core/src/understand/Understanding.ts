@@ -199,7 +199,15 @@ export const understand = (
   // A box that continues the one before it (cents, the parts of a split number) shares its label.
   const ownerOf = new Map<Rect, number>()
   for (const list of widgetsByPage.values()) for (const w of list) ownerOf.set(w.rect, w.owner)
-  const previousOf = found.map((f) => (f.found?.follows ? ownerOf.get(f.found.follows) : undefined))
+  // Unless the two fields' PDF names say they hold different things ("Applicant Email" then
+  // "Applicant Phone 1", "Contact Address" then "Contact City"): boxes side by side on one line.
+  const nameTypes = inputs.map((input) => Vocabulary.typeOf(input.fallbackName))
+  const previousOf = found.map((f, i) => {
+    const previous = f.found?.follows ? ownerOf.get(f.found.follows) : undefined
+    if (previous === undefined) return undefined
+    const [before, after] = [nameTypes[previous]!, nameTypes[i]!]
+    return before !== "unknown" && after !== "unknown" && before !== after ? undefined : previous
+  })
   const chainOf = (index: number): Array<number> => {
     const chain = [index]
     for (let p = previousOf[index]; p !== undefined && !chain.includes(p) && chain.length < 12; p = previousOf[p]) chain.unshift(p)
@@ -289,7 +297,9 @@ export const understand = (
   const qualifiedNames = qualified(names, semantics, inputs.map((input) => input.field.page))
   const explicit = names.map((l) => Vocabulary.roleOf(l.found?.text ?? l.label))
   const inRow = withRowRoles(inputs, semantics, explicit)
-  return withRowIndexes(inputs, inRow).map((semantic, i) => ({
+  const representatives = names.map((l) => Vocabulary.namesRepresentative(l.found?.text ?? l.label))
+  const inBlock = withSigningBlockRoles(inputs, inRow, explicit, representatives)
+  return withRowIndexes(inputs, inBlock).map((semantic, i) => ({
     label: qualifiedNames[i]!,
     source: labels[i]!.source,
     position: labels[i]!.position,
@@ -418,6 +428,42 @@ const withRowRoles = (
     const { dependent_index: _, ...rest } = s
     return role === "dependent" && index !== undefined ? { ...rest, role, dependent_index: index } : { ...rest, role }
   })
+}
+
+// What a signing block asks of the person named at its top, on the lines under the name.
+const SIGNING_BLOCK_TYPES: ReadonlySet<Vocabulary.SemanticType> = new Set(["occupation", "phone", "fax", "email"])
+
+/**
+ * A signing block ("Completed by ___ / Title ___ / Phone ___"): the title, phone and e-mail boxes
+ * stacked under the box of the person who completes or signs for an organisation are that
+ * person's, when their own labels name nobody.
+ */
+const withSigningBlockRoles = (
+  inputs: ReadonlyArray<FieldInput>,
+  semantics: ReadonlyArray<Semantic.FieldSemantic>,
+  explicit: ReadonlyArray<Vocabulary.Role | undefined>,
+  representatives: ReadonlyArray<boolean>
+): ReadonlyArray<Semantic.FieldSemantic> => {
+  const out = [...semantics]
+  const inBlock = new Set(representatives.flatMap((r, i) => (r && semantics[i]!.role === "other" ? [i] : [])))
+  if (inBlock.size === 0) return out
+  // Top to bottom, so a block extends one line at a time.
+  const order = inputs
+    .map((input, i) => ({ i, w: input.widgets[0] }))
+    .filter((x): x is { i: number; w: WidgetPlace } => x.w !== undefined)
+    .sort((a, b) => a.w.page - b.w.page || b.w.rect.y2 - a.w.rect.y2)
+  for (const { i, w } of order) {
+    if (explicit[i] !== undefined || !SIGNING_BLOCK_TYPES.has(out[i]!.type)) continue
+    const h = w.rect.y2 - w.rect.y1
+    const above = order.find(({ i: j, w: v }) =>
+      inBlock.has(j) && v.page === w.page && v.rect.y1 >= w.rect.y2 - 2 && v.rect.y1 - w.rect.y2 <= 2 * h &&
+      v.rect.x1 <= w.rect.x2 && w.rect.x1 <= v.rect.x2
+    )
+    if (!above) continue
+    out[i] = { ...out[i]!, role: "other" }
+    inBlock.add(i)
+  }
+  return out
 }
 
 /**

@@ -83,6 +83,15 @@ export const semanticTypes = [
   "occupation",
   "employer",
   "organization",
+  "languages",
+  "passport_history",
+  // An organisation's own facts
+  "business_type",
+  "industry_code",
+  "established_date",
+  "employee_count",
+  "gross_income",
+  "net_income",
   // Signing
   "signature",
   "signature_place",
@@ -125,9 +134,9 @@ const rules: ReadonlyArray<Rule> = [
   { type: "birth_name", pattern: stems("birth name", "maiden name", "geburtsname", "nom de naissance", "nom de jeune fille", "apellido de soltera", "name at birth") },
   { type: "given_name_and_middle_initial", pattern: / (?:(?:first|given) name\w* (?:and )?(?:middle )?initial|prenom et initiale) / },
   { type: "middle_initial", pattern: / (?:middle initial|m i|mi|initial) /, unless: stems("first", "last", "initials of") },
-  { type: "middle_name", pattern: stems("middle name", "middle\\b", "second name", "zweiter vorname", "deuxieme prenom", "segundo nombre", "other given names?") },
+  { type: "middle_name", pattern: stems("middle name", "middle\\b", "second name", "zweiter vorname", "deuxieme prenom", "segundo nombre", "other given names?"), unless: stems("full name", "last first", "last name first") },
   { type: "family_name", pattern: stems("last name", "family name", "surname", "lastname", "nachname", "familienname", "zuname", "nom de famille", "nom d usage", "nom\\b(?! et)(?! de l)(?! du)(?! des)", "apellido", "apellidos", "cognome", "achternaam", "sobrenome", "last\\b"), unless: stems("first name", "prenom", "vorname", "nombre", "full name", "nom et prenom", "nom prenom", "name and", "de la societe", "de l entreprise", "de l organisme", "de l employeur", "company", "business", "organi[sz]ation") },
-  { type: "given_name", pattern: stems("first name", "given name", "forename", "firstname", "first\\b", "vorname", "vornamen", "prenom", "prenoms", "nombre de pila", "nombre\\b(?! de la)(?! del)(?! y apellidos)(?! completo)", "nome\\b", "voornaam", "christian name"), unless: stems("full name", "nom et prenom", "nombre y apellidos", "nombre completo", "name and address", "last name", "nachname", "company", "business", "empresa", "entreprise", "nombre de la", "nombre del") },
+  { type: "given_name", pattern: stems("first name", "given name", "forename", "firstname", "first\\b", "vorname", "vornamen", "prenom", "prenoms", "nombre de pila", "nombre\\b(?! de la)(?! del)(?! y apellidos)(?! completo)", "nome\\b", "voornaam", "christian name"), unless: stems("full name", "nom et prenom", "nombre y apellidos", "nombre completo", "name and address", "last name", "nachname", "company", "business", "empresa", "entreprise", "nombre de la", "nombre del", "first time") },
   { type: "name_prefix", pattern: words("prefix", "title mr ms", "anrede", "civilite", "tratamiento", "mr mrs ms", "salutation") },
   { type: "name_suffix", pattern: words("suffix", "jr sr", "namenszusatz") },
   { type: "ein", pattern: stems("employer identification", "ein\\b", "fein\\b", "federal tax id", "numero siret", "siret", "siren") },
@@ -136,7 +145,7 @@ const rules: ReadonlyArray<Rule> = [
   { type: "tax_id", pattern: stems("tax id", "taxpayer id", "tin\\b", "steuer ?id", "steuernummer", "steuer identifikationsnummer", "identifiant fiscal", "numero fiscal", "nif\\b", "vat\\b", "ust id", "numero de tva", "tva intracom", "codice fiscale", "cuit", "rfc\\b") },
   { type: "passport_number", pattern: stems("passport n", "passport book", "passport card n", "reisepass", "passnummer", "numero de passeport", "passeport", "numero de pasaporte", "pasaporte") },
   { type: "driver_license", pattern: stems("driver s? licen", "drivers licen", "driving licen", "fuhrerschein", "permis de conduire", "licencia de conducir", "carnet de conducir") },
-  { type: "national_id", pattern: stems("national id", "identity card", "id card", "id number", "identification number", "personalausweis", "ausweisnummer", "carte d identite", "numero d identification", "dni\\b", "nie\\b", "documento nacional", "alien registration", "a number", "uscis online account", "matricule", "numero de registre", "n d immatriculation", "immatr") },
+  { type: "national_id", pattern: stems("national id", "identity card", "id card", "id number", "identification number", "personalausweis", "ausweisnummer", "carte d identite", "numero d identification", "n d identification", "identification nationale?", "dni\\b", "nie\\b", "documento nacional", "alien registration", "a number", "uscis online account", "matricule", "numero de registre", "n d immatriculation", "immatr") },
   { type: "iban", pattern: stems("iban") },
   { type: "bic", pattern: stems("bic\\b", "swift") },
   { type: "email", pattern: stems("e ?mail", "courriel", "correo", "adresse electronique", "electronic mail", "mail\\b") },
@@ -144,9 +153,9 @@ const rules: ReadonlyArray<Rule> = [
   { type: "phone", pattern: stems("phone", "telephone", "tel\\b", "telefon", "telefono", "mobile", "mobil", "handy", "portable", "movil", "celular", "cell\\b", "natel", "contact number", "daytime number") },
   { type: "city_state_postal", pattern: / (?:(?:city|town)\w* (?:\w+ ){0,4}state(?: \w+){0,2} (?:zip|postal)|(?:plz|postleitzahl|code postal|cp|npa) (?:und |et |y )?(?:ort|ville|localite|localidad|lieu|wohnort)|(?:ort|ville|localidad) (?:und |et |y )?(?:plz|code postal|cp)) / },
   { type: "postal_code", pattern: stems("zip", "postal code", "post code", "postcode", "plz\\b", "postleitzahl", "code postal", "codigo postal", "c p\\b", "cp\\b", "npa\\b", "cap\\b", "postcode") },
+  { type: "house_number", pattern: stems("house number", "house nr\\b", "house no\\b", "house\\b", "hausnummer", "hausnr", "hnr\\b", "numero de rue", "n de rue", "numero de (?:la )?calle"), unless: stems("street", "strasse", "str\\b", "rue\\b", "calle", "address") },
   { type: "unit", pattern: stems("apt\\b", "apartment", "suite\\b", "ste\\b", "flr\\b", "floor\\b", "unit\\b", "wohnung", "appartement", "etage", "piso\\b", "departamento", "escalera", "puerta") },
-  { type: "house_number", pattern: stems("house number", "hausnummer", "hausnr", "hnr\\b", "numero de rue", "n de rue"), unless: stems("street", "strasse", "str\\b", "rue\\b", "calle", "address") },
-  { type: "street_address", pattern: stems("street", "strasse", "str\\b", "rue\\b", "calle", "via\\b", "straat", "rua\\b", "address line 1\\b", "adresse ligne 1\\b", "home address", "mailing address", "residential address", "domicile", "domicilio", "adresse\\b(?! electronique)", "address\\b(?! line 2)", "anschrift", "direccion", "indirizzo") , unless: stems("e ?mail", "web", "city", "ville", "ort\\b") },
+  { type: "street_address", pattern: stems("street", "strasse", "str\\b", "rue\\b", "calle", "via\\b", "straat", "rua\\b", "address line 1\\b", "adresse ligne 1\\b", "home address", "mailing address", "residential address", "domicile", "domicilio", "adresse\\b(?! electronique)", "address\\b(?! line 2)", "anschrift", "direccion", "indirizzo") , unless: stems("e ?mail", "web", "city", "ville", "ort\\b", "address (?:\\w+ )?(?:state|zip|postal code|country|province)\\b") },
   { type: "county", pattern: stems("county", "landkreis", "kreis\\b", "departement", "comte\\b", "condado") },
   { type: "state", pattern: stems("state\\b", "province", "provincia", "region", "bundesland", "canton", "kanton", "estado\\b", "etat\\b") , unless: stems("statement", "estado civil", "state of birth", "united states") },
   { type: "city", pattern: stems("city", "town\\b", "ort\\b", "wohnort", "stadt", "gemeinde", "ville", "localite", "commune", "ciudad", "localidad", "municipio", "municipality", "citta", "comune", "plaats", "cidade", "lieu\\b") },
@@ -156,21 +165,46 @@ const rules: ReadonlyArray<Rule> = [
   { type: "age", pattern: words("age", "alter", "edad", "eta") },
   { type: "filing_status", pattern: stems("filing status", "single married", "married filing", "head of household") },
   { type: "marital_status", pattern: stems("marital status", "civil status", "familienstand", "etat civil", "situation de famille", "situation familiale", "estado civil", "stato civile") },
+  { type: "languages", pattern: stems("languages? spoken", "spoken languages?", "languages\\b", "langues parlees", "langues\\b", "sprachkenntnisse", "gesprochene sprachen", "sprachen\\b", "idiomas\\b", "lenguas habladas") },
   { type: "relationship", pattern: stems("relationship", "relation\\b", "verwandtschaft", "beziehung", "lien de parente", "lien avec", "parentesco", "relacion") },
   { type: "occupation", pattern: stems("occupation", "profession", "job title", "title\\b", "position\\b", "beruf", "tatigkeit", "berufsbezeichnung", "emploi\\b", "fonction", "ocupacion", "profesion", "puesto", "cargo\\b") },
   { type: "employer", pattern: stems("employer", "arbeitgeber", "employeur", "empleador", "empresa en la que", "name of (?:your )?employer") },
   { type: "organization", pattern: stems("company", "business name", "organi[sz]ation", "firm\\b", "firma\\b", "unternehmen", "entreprise", "societe", "raison sociale", "empresa", "razon social", "institution", "agency name", "facility name", "name of (?:the )?(?:business|entity|facility)") },
-  { type: "full_name", pattern: stems("full name", "name\\b", "nom et prenom", "nom prenom", "nom\\b", "nombre y apellidos", "nombre completo", "apellidos y nombre", "vor und nachname", "vor und zuname", "name vorname", "nombre\\b", "nome\\b", "naam\\b", "printed name", "print name"), unless: stems("company", "business", "organi[sz]ation", "employer", "street", "file name", "user ?name") },
+  { type: "full_name", pattern: stems("full name", "name\\b", "nom et prenom", "nom prenom", "nom\\b", "nombre y apellidos", "nombre completo", "apellidos y nombre", "vor und nachname", "vor und zuname", "name vorname", "nombre\\b", "nome\\b", "naam\\b", "printed name", "print name", "(?:form )?completed by", "person completing", "ausgefullt von", "rempli par", "cumplimentado por", "completado por"), unless: stems("company", "business", "organi[sz]ation", "employer", "street", "file name", "user ?name") },
   { type: "date", pattern: dateWord }
+]
+
+/**
+ * What a label asks of an organisation: its kind of business, industry code, founding date, head
+ * count and income. Looked up before `categoryOrAmount`, which keeps every other "type of",
+ * "number of" and amount out of the taxonomy.
+ */
+const organizationRules: ReadonlyArray<Rule> = [
+  { type: "industry_code", pattern: stems("naics", "sic code", "nace\\b", "code naf", "code ape", "cnae\\b", "wirtschaftszweig", "industry code", "industry classification") },
+  {
+    type: "established_date",
+    pattern: stems("date (?:\\w+ )?established", "established on", "date of (?:incorporation|establishment|formation|foundation)", "incorporation date", "date (?:incorporated|founded|formed)", "founded on", "grundungsdatum", "datum der grundung", "date de creation", "date de constitution", "fecha de constitucion", "fecha de creacion", "fecha de fundacion"),
+    unless: stems("year\\b", "jahr\\b", "annee", "ano\\b")
+  },
+  {
+    type: "employee_count",
+    pattern: / (?:(?:number|total|count) of (?:\w+ ){0,4}employees|(?:full time|part time|current|total) (?:\w+ ){0,3}employees|employee count|headcount|anzahl (?:der )?(?:mitarbeiter|beschaftigten|arbeitnehmer)\w*|mitarbeiterzahl|nombre de salaries|nombre d employes|effectif\w*|numero de (?:empleados|trabajadores)) /,
+    unless: stems("or fewer", "or more", "more than", "less than", "fewer than", "at least", "mehr als", "weniger als", "plus de", "moins de", "mas de", "menos de")
+  },
+  { type: "gross_income", pattern: / (?:gross (?:annual )?(?:income|revenue|receipts|sales)|annual (?:gross )?(?:revenue|turnover)|(?:jahres)?umsatz\w*|bruttoeinkommen|chiffre d affaires|revenu brut|ingresos brutos|volumen de negocio) / },
+  { type: "net_income", pattern: / (?:net (?:annual )?(?:income|profit|earnings)|nettoeinkommen|jahresuberschuss|reingewinn|revenu net|resultat net|benefice net|ingresos netos|beneficio neto) / },
+  { type: "business_type", pattern: / (?:(?:type|kind|nature|line) of business|business (?:type|activity|activities)|nature of (?:the )?(?:business|activity)|principal (?:business )?activity|art des (?:unternehmens|betriebs|gewerbes)|branche|geschaftstatigkeit|secteur d activite|activite principale|nature de l activite|tipo de (?:negocio|empresa)|actividad (?:principal|economica)) / }
 ]
 
 /** The type a label names, or `unknown`. */
 // A label that asks for a kind or an amount of something ("Type of business", "Gross annual
 // income", "Number of employees") names no value of the taxonomy, whatever noun follows.
-const categoryOrAmount = /(?:^| )(?:(?:type|kind|nature|category|art|sorte|tipo|genre) (?:of|de|der|des|du|d)|number of|anzahl (?:der|an)) (?!birth|naissance|geburt|nacimiento)|(?:^| )(?:income|revenue|turnover|salary|wages|amount|einkommen|umsatz|revenu|chiffre d affaires|ingresos|montant|betrag|importe)(?: |$)/
+const categoryOrAmount = /(?:^| )(?:(?:type|kind|nature|category|art|sorte|tipo|genre) (?:of|de|der|des|du|d)|number of|anzahl (?:der|an)|nombre d|nombre de (?!la |el |los |las |su |pila |usuario )\w+s) (?!birth|naissance|geburt|nacimiento)|(?:^| )(?:income|revenue|turnover|salary|wages|amount|einkommen|umsatz|revenu|chiffre d affaires|ingresos|montant|betrag|importe)(?: |$)/
 
 export const typeOf = (label: string): SemanticType => {
   const text = normalize(label)
+  const organizational = organizationRules.find((rule) => rule.pattern.test(text) && !(rule.unless?.test(text) ?? false))
+  if (organizational) return organizational.type
   if (categoryOrAmount.test(text)) return "unknown"
   for (const rule of rules) {
     if (rule.pattern.test(text) && !(rule.unless?.test(text) ?? false)) {
@@ -198,7 +232,14 @@ const representativeStems = [
   "zeichnungsberechtigt\\w*",
   "signataire",
   "representant(?:e)? (?:legal|autorise)\\w*",
-  "firmante"
+  "firmante",
+  // Who completes a form for an organisation ("Completed by", "Person completing this form").
+  "(?:form )?completed by",
+  "person completing",
+  "ausgefullt von",
+  "rempli par",
+  "cumplimentado por",
+  "completado por"
 ]
 
 /** Whether a key or label names the person who acts for an organisation. */
@@ -371,7 +412,9 @@ const roleRules: ReadonlyArray<RoleRule> = [
       "arzt",
       "medico",
       "respondent",
-      "defendant"
+      "defendant",
+      "designee\\w*",
+      "third party"
     )
   }
 ]

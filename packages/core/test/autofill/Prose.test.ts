@@ -9,10 +9,10 @@ describe("Prose.fromProse", () => {
   it("reads English prose: people, whose facts are whose, dates by what they are of", () => {
     const facts = fromProse(
       "My name is Alan Mathison Turing, born on June 23, 1912 in London, England; my Social Security number is 987-65-4300. " +
-        "I live at 12 Elm Street, Springfield, Ohio 45501 and you can reach me at (555) 010-1234 or alan@example.com. " +
+        "I live at 12 Elm Street, Springfield, Ohio 45501 and you can reach me at (937) 555-0134 or alan@example.com. " +
         "I am a mathematician and have worked for Bletchley Analytics Ltd since March 14, 2019. " +
         "On May 20, 2010 I married Joan Elisabeth Clarke, a cryptanalyst, born on June 24, 1917. " +
-        "Our son Tom Turing was born on July 15, 2012. In an emergency, please contact my brother, John Turing, phone (555) 010-9999.",
+        "Our son Tom Turing was born on July 15, 2012. In an emergency, please contact my brother, John Turing, phone (937) 555-0199.",
       "text_info",
       0.95
     )
@@ -23,7 +23,7 @@ describe("Prose.fromProse", () => {
     expect(has(facts, "self", "ssn", "987-65-4300")).toBe(true)
     expect(has(facts, "self", "city", "Springfield")).toBe(true)
     expect(has(facts, "self", "state", "OH")).toBe(true)
-    expect(has(facts, "self", "phone", "(555) 010-1234")).toBe(true)
+    expect(has(facts, "self", "phone", "(937) 555-0134")).toBe(true)
     expect(has(facts, "self", "email", "alan@example.com")).toBe(true)
     expect(has(facts, "self", "occupation", "Mathematician")).toBe(true)
     expect(has(facts, "employer", "employer", "Bletchley Analytics Ltd")).toBe(true)
@@ -35,7 +35,7 @@ describe("Prose.fromProse", () => {
     expect(has(facts, "dependent", "given_name", "Tom", 1)).toBe(true)
     expect(has(facts, "dependent", "birth_date", "2012-07-15", 1)).toBe(true)
     expect(has(facts, "other", "given_name", "John")).toBe(true)
-    expect(has(facts, "other", "phone", "(555) 010-9999")).toBe(true)
+    expect(has(facts, "other", "phone", "(937) 555-0199")).toBe(true)
     expect(has(facts, "other", "relationship", "Brother")).toBe(true)
     expect(has(facts, "dependent", "relationship", "Son", 1)).toBe(true)
     expect(has(facts, "self", "address", "12 Elm Street, Springfield, OH 45501")).toBe(true)
@@ -61,7 +61,7 @@ describe("Prose.fromProse", () => {
 
   it("gives an organisation's employer number to the employer", () => {
     const facts = fromProse(
-      "Call my sister Eva Berg at (555) 010-0199.\n\nAcme Tools Inc was founded in 1990. Its employer identification number (EIN) is 12-3456789.",
+      "Call my sister Eva Berg at (937) 555-0188.\n\nAcme Tools Inc was founded in 1990. Its employer identification number (EIN) is 12-3456789.",
       "text_info",
       0.95
     )
@@ -70,21 +70,46 @@ describe("Prose.fromProse", () => {
 
   it("tells an organisation's own contact details from those of its contact person", () => {
     const facts = fromProse(
-      "Acme Widgets LLC is a manufacturer; its employer identification number (EIN) is 12-3456789. The main line is (555) 010-2000 " +
+      "Acme Widgets LLC is a manufacturer; its employer identification number (EIN) is 12-3456789. The main line is (937) 555-0120 " +
         "and the general email is office@acme.example.com. Its finance manager, Ada Byron, is the contact person and is authorized to " +
-        "sign for the company; her direct line is (555) 010-2001 and her email is ada@acme.example.com.",
+        "sign for the company; her direct line is (937) 555-0121 and her email is ada@acme.example.com.",
       "text_info",
       0.95
     )
     const about = (role: string, type: string) => facts.filter((f) => f.role === role && f.type === type).map((f) => f.value)
-    expect(about("employer", "phone")).toEqual(["(555) 010-2000"])
+    expect(about("employer", "phone")).toEqual(["(937) 555-0120"])
     expect(about("employer", "email")).toEqual(["office@acme.example.com"])
     expect(about("other", "full_name")).toEqual(["Ada Byron"])
     expect(about("other", "occupation")).toEqual(["Finance manager"])
-    expect(about("other", "phone")).toEqual(["(555) 010-2001"])
+    expect(about("other", "phone")).toEqual(["(937) 555-0121"])
     expect(about("other", "email")).toEqual(["ada@acme.example.com"])
     expect(facts.filter((f) => f.role === "other").every((f) => /contact|authori[sz]ed/.test(f.relation ?? ""))).toBe(true)
     expect(facts.some((f) => f.role === "self")).toBe(false)
+  })
+
+  it("reads phone numbers of the text's country, valid ones only, and dates in any of its languages", () => {
+    const fr = fromProse(
+      "Je m'appelle Claire Anne Dubois, je suis née le 1er mars 1985 à Lyon. On peut me joindre au 06 12 34 56 78 ou par e-mail. " +
+        "Mon fax est le 03 88 12 34 56.",
+      "text_info",
+      0.95
+    )
+    expect(has(fr, "self", "birth_date", "1985-03-01")).toBe(true)
+    expect(has(fr, "self", "phone", "06 12 34 56 78")).toBe(true)
+    expect(has(fr, "self", "fax", "03 88 12 34 56")).toBe(true)
+    const de = fromProse("Ich heiße Jonas Weber, geboren am 3 März 1980 in Bremen, und bin erreichbar unter 0171 1234567.", "text_info", 0.95)
+    expect(has(de, "self", "birth_date", "1980-03-03")).toBe(true)
+    expect(has(de, "self", "phone", "0171 1234567")).toBe(true)
+    const en = fromProse(
+      "My name is Ada Byron. I was born on Sunday, December 10th, 1815; my phone is +44 20 7946 0958. " +
+        "My brother, John Byron, was born yesterday; his phone is (555) 010-1234.",
+      "text_info",
+      0.95
+    )
+    expect(has(en, "self", "birth_date", "1815-12-10")).toBe(true)
+    expect(has(en, "self", "phone", "+44 20 7946 0958")).toBe(true)
+    // A day relative to today is no date; a number no country has is no phone.
+    expect(en.some((f) => f.role === "other" && (f.type === "birth_date" || f.type === "phone"))).toBe(false)
   })
 
   it("keeps `key: value` lines and leaves unclear values out", () => {

@@ -147,3 +147,144 @@ describe("Resolve.resolve", () => {
     expect(values([family], facts)).toEqual({ [family.id]: "Byron" })
   })
 })
+
+describe("Resolve.resolve: organisations, places and contact lines", () => {
+  const company = [
+    fact("organization", "Acme Tools LLC", { role: "employer" }),
+    fact("ein", "07-1234567", { role: "employer" }),
+    fact("street_address", "12 Main Street", { role: "employer" }),
+    fact("unit", "Suite 4", { role: "employer" }),
+    fact("city", "Springfield", { role: "employer" }),
+    fact("state", "IL", { role: "employer" }),
+    fact("postal_code", "62701", { role: "employer" }),
+    fact("employee_count", "40", { role: "employer" })
+  ]
+
+  it("lets an organisation's facts fill the filer's fields where a heading names an organisation", () => {
+    const section = ["Part 1. Information About the Person or Organization Filing This Petition", "Mailing Address"]
+    const fields = [
+      field("Street number and name", { type: "street_address", role: "self", section }),
+      field("City or town", { type: "city", role: "self", section }),
+      field("ZIP code", { type: "postal_code", role: "self", section }),
+      field("Enter Apartment, Suite or Floor Number.", { type: "unit", role: "self", section }),
+      field("Check this box for Suite.", { type: "unit", role: "self", section }, { form_type: "CheckBox" }),
+      field("Check this box for Apartment.", { type: "unit", role: "self", section }, { form_type: "CheckBox" }),
+      field("Number of employees", { type: "employee_count", role: "employer" }),
+      // An employee's own address: no heading names an organisation.
+      field("Street", { type: "street_address", role: "self", section: ["Information about the employee"] })
+    ]
+    const got = values(fields, company)
+    expect(got[fields[0]!.id]).toBe("12 Main Street")
+    expect(got[fields[1]!.id]).toBe("Springfield")
+    expect(got[fields[2]!.id]).toBe("62701")
+    expect(got[fields[3]!.id]).toBe("4")
+    expect(got[fields[4]!.id]).toBe(true)
+    expect(got[fields[5]!.id]).toBeUndefined()
+    expect(got[fields[6]!.id]).toBe("40")
+    expect(got[fields[7]!.id]).toBeUndefined()
+    // The holder's own facts of that kind win over the organisation's.
+    expect(values(fields.slice(0, 3), [...company, fact("street_address", "9 Elm Road")])[fields[0]!.id]).toBe("9 Elm Road")
+  })
+
+  it("puts a US address in the State and ZIP boxes, not the Province and Postal Code boxes beside them", () => {
+    const fields = [
+      field("State", { type: "state", role: "self" }),
+      field("Province", { type: "state", role: "self" }),
+      field("ZIP Code", { type: "postal_code", role: "self" }),
+      field("Postal Code", { type: "postal_code", role: "self" })
+    ]
+    const us = values(fields, [fact("state", "IL"), fact("postal_code", "62701")])
+    expect([us[fields[0]!.id], us[fields[1]!.id], us[fields[2]!.id], us[fields[3]!.id]]).toEqual(["IL", undefined, "62701", undefined])
+    const foreign = values(fields, [fact("state", "Ontario"), fact("postal_code", "K1A 0B1")])
+    expect([foreign[fields[0]!.id], foreign[fields[1]!.id], foreign[fields[2]!.id], foreign[fields[3]!.id]]).toEqual([undefined, "Ontario", undefined, "K1A 0B1"])
+  })
+
+  it("gives a plain phone number to the daytime box, never to the mobile one beside it", () => {
+    const fields = [
+      field("Daytime Telephone Number", { type: "phone", role: "self" }),
+      field("Mobile Telephone Number", { type: "phone", role: "self" })
+    ]
+    const got = values(fields, [fact("phone", "(630) 555-0100")])
+    expect(got[fields[0]!.id]).toBe("(630) 555-0100")
+    expect(got[fields[1]!.id]).toBeUndefined()
+    // Two boxes of which neither is the plain line: in doubt, both stay empty.
+    const homeAndWork = [field("Home phone", { type: "phone", role: "self" }), field("Work phone", { type: "phone", role: "self" })]
+    expect(values(homeAndWork, [fact("phone", "(630) 555-0100")])).toEqual({})
+  })
+
+  it("writes an address on two lines when the form has no city or postal box", () => {
+    const fields = [
+      field("Adresse", { type: "street_address", role: "self" }, { form_name: "f[0].Adresse_ligne_1[0]" }),
+      field("Adresse", { type: "street_address", role: "self" }, { id: "line2", form_name: "f[0].Adresse_ligne_2[0]" })
+    ]
+    const facts = [fact("street_address", "14 rue des Lilas"), fact("city", "Metz"), fact("postal_code", "57000"), fact("address", "14 rue des Lilas, 57000 Metz")]
+    const got = values(fields, facts)
+    expect(got[fields[0]!.id]).toBe("14 rue des Lilas")
+    expect(got["line2"]).toBe("57000 Metz")
+  })
+
+  it("reads French elisions as no possessive, and a label naming an organisation as not the holder's", () => {
+    expect(uncertain(field("Numéro d'identification", { type: "national_id", role: "self" }))).toBe(false)
+    expect(uncertain(field("Employer's phone", { type: "phone", role: "self" }))).toBe(true)
+    expect(uncertain(field("Nom et adresse de l'organisme qui verse vos prestations", { type: "street_address", role: "self" }))).toBe(true)
+    // A heading's "Other Information" is no second value.
+    expect(uncertain(field("Part 1. Other Information. 4. Enter Employer Identification Number.", { type: "ein", role: "employer" }))).toBe(false)
+    expect(uncertain(field("Other phone number", { type: "phone", role: "self" }))).toBe(true)
+  })
+})
+
+describe("Resolve.resolve: names family first, address blocks and other people's blocks", () => {
+  it("writes a full name family name first where the label asks for it", () => {
+    const fields = [field("Full name of spouse (Last, First, Middle)", { type: "full_name", role: "spouse", format: { name_order: "family_first" } })]
+    const facts = [fact("given_name", "Naomi", { role: "spouse" }), fact("middle_name", "Ruth", { role: "spouse" }), fact("family_name", "Castell", { role: "spouse" })]
+    expect(Object.values(values(fields, facts))).toEqual(["Castell, Naomi Ruth"])
+  })
+
+  it("leaves a permanent or previous address block empty when the form has another one for the holder", () => {
+    const fields = [
+      field("City", { type: "city", role: "self" }, { form_name: "f[0].Mailing_Address_City[0]" }),
+      field("City", { type: "city", role: "self" }, { id: "permanent", form_name: "f[0].Permanent_Address_City[0]" })
+    ]
+    const got = values(fields, [fact("city", "Springfield")])
+    expect(got[fields[0]!.id]).toBe("Springfield")
+    expect(got["permanent"]).toBeUndefined()
+    // Alone, a "Permanent address" block is the holder's address.
+    expect(values(fields.slice(1), [fact("city", "Springfield")])).toEqual({ permanent: "Springfield" })
+  })
+
+  it("gives a box of another person that names nobody to the person of the box left of it", () => {
+    const fields = [
+      field("Emergency contact phone", { type: "phone", role: "other" }, { rect: [300, 300, 400, 320] }),
+      field("Relationship to applicant", { type: "relationship", role: "other" }, { rect: [405, 300, 500, 320] }),
+      field("Relationship", { type: "relationship", role: "other" }, { id: "far", rect: [405, 100, 500, 120] })
+    ]
+    const facts = [fact("phone", "(218) 555-0100", { role: "other", relation: "emergency sister" }), fact("relationship", "Sister", { role: "other", relation: "emergency sister" })]
+    const got = values(fields, facts)
+    expect(got[fields[1]!.id]).toBe("Sister")
+    expect(got["far"]).toBeUndefined()
+  })
+})
+
+describe("Resolve.resolve: house numbers", () => {
+  it("splits the house number off the street where the form has a box for it", () => {
+    const fields = [
+      field("Address 1", { type: "street_address", role: "self" }),
+      field("House nr", { type: "house_number", role: "self" }),
+      field("City", { type: "city", role: "self" })
+    ]
+    const facts = [fact("street_address", "14 rue des Lilas"), fact("house_number", "14"), fact("city", "Metz")]
+    expect(Object.values(values(fields, facts))).toEqual(["rue des Lilas", "14", "Metz"])
+    // Without a house number box, the street keeps its number.
+    expect(Object.values(values([fields[0]!, fields[2]!], facts))).toEqual(["14 rue des Lilas", "Metz"])
+  })
+})
+
+describe("Resolve.resolve: name and address in one box", () => {
+  it("writes the owner's name, then the one-line address", () => {
+    const fields = [field("Employer's name and address", { type: "employer", role: "employer" })]
+    const facts = [fact("organization", "Acme Tools LLC", { role: "employer" }), fact("address", "12 Main Street, Springfield, IL 62701", { role: "employer" })]
+    expect(Object.values(values(fields, facts))).toEqual(["Acme Tools LLC, 12 Main Street, Springfield, IL 62701"])
+    // No address for the owner: nothing half-written.
+    expect(values(fields, facts.slice(0, 1))).toEqual({})
+  })
+})

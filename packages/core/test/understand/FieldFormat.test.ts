@@ -53,4 +53,11 @@ describe("FieldFormat.formatOf", () => {
     expect(FieldFormat.formatOf({ type: "family_name", label: "Last name", hints: "" })).toBeUndefined()
     expect(FieldFormat.asksForCapitals("Please write in BLOCK CAPITALS")).toBe(true)
   })
+
+  it("marks a full name asked family name first", () => {
+    for (const label of ["Full name (Last, First & Middle)", "Nom, prénom", "Apellidos y nombre", "Name, Vorname"]) {
+      expect(FieldFormat.formatOf({ type: "full_name", label, hints: "" })?.name_order, label).toBe("family_first")
+    }
+    expect(FieldFormat.formatOf({ type: "full_name", label: "Full name", hints: "" })).toBeUndefined()
+  })
 })

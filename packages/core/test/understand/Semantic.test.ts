@@ -18,6 +18,14 @@ const describeLabel = (label: string, over: Partial<Semantic.SemanticInput> = {}
   Semantic.describe({ field: field(), label, partialName: "f1 01", ...over })
 
 describe("Semantic.describe", () => {
+  it("reads the role from the names of the groups a field sits in, and an employer's name as its organisation's", () => {
+    const preparerPhone = field()
+    expect(describeLabel("Phone no", { field: { ...preparerPhone, form_name: "topmostSubform[0].Page2[0].PaidPreparer[0].Preparer[0].f2_35[0]" } }).role).toBe("preparer")
+    expect(describeLabel("Phone no", { field: { ...preparerPhone, form_name: "topmostSubform[0].Page2[0].ThirdPartyDesignee[0].f2_24[0]" } }).role).toBe("other")
+    expect(describeLabel("Phone no", { field: { ...preparerPhone, form_name: "topmostSubform[0].Page2[0].Signatures[0].f2_30[0]" } }).role).toBe("self")
+    expect(describeLabel("Nom", { section: ["H) Désignation de l'employeur"] })).toMatchObject({ type: "organization", role: "employer" })
+  })
+
   it("reads type and role from the label", () => {
     expect(describeLabel("Spouse's first name")).toEqual({ type: "given_name", role: "spouse" })
     expect(describeLabel("Name of employer")).toEqual({ type: "employer", role: "employer" })
@@ -71,8 +79,9 @@ describe("Semantic.describe", () => {
     expect(describeLabel(tu, { fromTooltip: true, printed: "In Care Of Name" }).type).toBe("street_address")
     // Without a /TU, the printed label still comes first.
     expect(describeLabel("Address", { printed: "Your first name and initial" }).type).toBe("given_name_and_middle_initial")
-    // A headings' sentence that names an organisation gives an unknown item no meaning.
-    expect(describeLabel("Part 5. If a company or an organization is filing this petition, provide the following. 5. Enter Gross Annual Income.", { fromTooltip: true }).type).toBe("unknown")
+    // The item's own words give the meaning, not its headings' sentence that names an organisation.
+    expect(describeLabel("Part 5. If a company or an organization is filing this petition, provide the following. 5. Enter Gross Annual Income.", { fromTooltip: true }).type).toBe("gross_income")
+    expect(describeLabel("Part 5. If a company or an organization is filing this petition, provide the following. 8. Enter Type of Visa.", { fromTooltip: true }).type).toBe("unknown")
   })
 
   it("gives a field of the person who acts for an organisation the role of another person", () => {

@@ -99,6 +99,39 @@ describe("Understanding.understand", () => {
     ])
   })
 
+  it("does not chain boxes side by side whose PDF names say they hold different things", () => {
+    const inputs = [
+      input("Applicant Email", box(100, 600, 250, 614)),
+      input("Applicant Phone 1", box(252, 600, 282, 614)),
+      input("Applicant Phone 2", box(284, 600, 314, 614)),
+      input("Applicant Phone 3", box(316, 600, 356, 614))
+    ]
+    const understood = Understanding.understand(inputs, text(["Email", 100, 618, 8], ["Other words far away on the page", 40, 300]))
+    expect(understood[0]!.semantic.type).toBe("email")
+    expect(understood[0]!.semantic.format?.segment).toBeUndefined()
+    expect(understood.slice(1).map((u) => u.semantic.type)).toEqual(["phone", "phone", "phone"])
+  })
+
+  it("gives the title and phone boxes stacked under \"Completed by\" to that person", () => {
+    const inputs = [
+      input("Completed by", box(80, 620, 270, 638)),
+      input("Title", box(45, 594, 270, 612)),
+      input("Phone", box(53, 567, 135, 585)),
+      // A phone box elsewhere on the page stays the holder's.
+      input("Phone 2", box(300, 300, 400, 318))
+    ]
+    const understood = Understanding.understand(
+      inputs,
+      text(["Completed by", 10, 624, 8], ["Title", 10, 598, 8], ["Phone", 10, 571, 8], ["Phone", 260, 304, 8])
+    )
+    expect(understood.map((u) => [u.semantic.type, u.semantic.role])).toEqual([
+      ["full_name", "other"],
+      ["occupation", "other"],
+      ["phone", "other"],
+      ["phone", "self"]
+    ])
+  })
+
   it("tells apart one label printed under two headings of a page", () => {
     const inputs = [input("a", box(120, 680, 300, 694)), input("b", box(120, 600, 300, 614))]
     const understood = Understanding.understand(

@@ -101,12 +101,37 @@ describe("Vocabulary.languageOf", () => {
   })
 
   it("reads a kind or an amount of something as no value of the taxonomy", () => {
-    for (const label of ["Type of business", "Nature of business", "Number of employees", "Gross annual income", "Montant", "Umsatz"]) {
+    for (const label of ["Type of vehicle", "Nature of the claim", "Number of dependents", "Total income", "Montant", "Betrag", "Nombre de jours imposables", "Nombre d'enfants", "67 First-time homebuyer credit"]) {
       expect(Vocabulary.typeOf(label), label).toBe("unknown")
     }
     expect(Vocabulary.typeOf("Number and street")).toBe("street_address")
     expect(Vocabulary.typeOf("Telephone number")).toBe("phone")
     expect(Vocabulary.typeOf("Número de teléfono")).toBe("phone")
+    // Spanish "nombre" is a name, French "nombre de" a count.
+    expect(Vocabulary.typeOf("Nombre de la empresa")).toBe("organization")
+    expect(Vocabulary.typeOf("Nombre")).toBe("given_name")
+  })
+
+  it("knows what a form asks of an organisation, before the kinds and amounts it keeps out", () => {
+    const expected: ReadonlyArray<[string, string]> = [
+      ["Type of business", "business_type"],
+      ["Nature of business", "business_type"],
+      ["Secteur d'activité", "business_type"],
+      ["NAICS code", "industry_code"],
+      ["Code NAF", "industry_code"],
+      ["Date established (mm/dd/yyyy)", "established_date"],
+      ["Gründungsdatum", "established_date"],
+      ["Current number of U.S. employees", "employee_count"],
+      ["Anzahl der Mitarbeiter", "employee_count"],
+      ["Gross annual income", "gross_income"],
+      ["Chiffre d'affaires", "gross_income"],
+      ["Net annual income", "net_income"]
+    ]
+    for (const [label, type] of expected) expect(Vocabulary.typeOf(label), label).toBe(type)
+    // A question about a head count is no head count.
+    expect(Vocabulary.typeOf("Do you employ 25 or fewer full-time employees?")).toBe("unknown")
+    // A year alone is no founding date.
+    expect(Vocabulary.typeOf("Year established")).toBe("unknown")
   })
 
   it("knows the words for an organisation's contact person and signatory", () => {
