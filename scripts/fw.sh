@@ -6,7 +6,11 @@
 #   scripts/fw.sh start          start the server on the embedded defaults (FORMWRIGHT_* to configure)
 #   scripts/fw.sh test [args]    type-check everything, then run the whole test suite (args go to vitest)
 #   scripts/fw.sh cli  [args]    the `formwright` command (e.g. `keys create --user alice`)
-#   scripts/fw.sh bench [args]   the benchmarks (bench/storage-throughput.ts: S3 against fs)
+#   scripts/fw.sh bench [which] [args]
+#                                the benchmarks: `storage` (the default; bench/storage-throughput.ts,
+#                                S3 against fs, args: [count] [concurrency]) or `autofill`
+#                                (bench/autofill-session.ts, a session's pick-up to completion
+#                                against the fill alone, args: [runs]); `npm run bench -- autofill 20`
 #   scripts/fw.sh fuzz [args]    the long fuzz run of hostile PDFs against a real server (scripts/fuzz.ts)
 #   scripts/fw.sh eval [args]    autofill and label-inference figures against eval/baseline.json (scripts/eval.ts)
 #   scripts/fw.sh env            print the PATH to use the installed toolchain by hand
@@ -70,7 +74,15 @@ shift || true
 case "$command" in
   start) exec node packages/http-node/src/bin.ts serve ;;
   cli) exec node packages/http-node/src/bin.ts "$@" ;;
-  bench) exec node bench/storage-throughput.ts "$@" ;;
+  bench)
+    # `bench [count] [concurrency]` (numbers first) stays the storage benchmark, as before.
+    case "${1:-storage}" in
+      storage) shift || true; exec node bench/storage-throughput.ts "$@" ;;
+      autofill) shift; exec node bench/autofill-session.ts "$@" ;;
+      [0-9]*) exec node bench/storage-throughput.ts "$@" ;;
+      *) say "unknown benchmark '$1' (storage, autofill)"; exit 2 ;;
+    esac
+    ;;
   fuzz) exec node scripts/fuzz.ts "$@" ;;
   eval) exec node scripts/eval.ts "$@" ;;
   test)

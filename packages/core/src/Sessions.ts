@@ -1,17 +1,16 @@
 /**
- * The Sessions service: autofill sessions, created at once and filled in the background.
+ * The Sessions service: autofill sessions, created at once and filled in the background. A
+ * session's work is orchestration: the form and profiles come through `Forms` and `Profiles`,
+ * documents through `PdfEngine` and `SourceFetcher`, the choice of values and the account of
+ * them from the pure pipeline `autofill/Autofill.ts`.
  */
 import { Context, Effect, Layer, Option, type Stream } from "effect"
+import * as Autofill from "./autofill/Autofill.ts"
 import * as Documents from "./autofill/Documents.ts"
-import { type Fact, fromLines, fromRecord, sourceConfidence } from "./autofill/Fact.ts"
-import * as Facts from "./autofill/Facts.ts"
-import * as Matcher from "./autofill/Matcher.ts"
-import * as Prose from "./autofill/Prose.ts"
-import * as Resolve from "./autofill/Resolve.ts"
 import * as Clock from "./Clock.ts"
 import * as Events from "./Events.ts"
 import * as FileName from "./FileName.ts"
-import { Form, FormForbidden, FormNotFound } from "./Form.ts"
+import type { FormForbidden, FormNotFound } from "./Form.ts"
 import * as Forms from "./Forms.ts"
 import * as Id from "./Id.ts"
 import { InvalidInput, validate } from "./InvalidInput.ts"
@@ -19,7 +18,7 @@ import * as JobRunner from "./JobRunner.ts"
 import * as MediaType from "./MediaType.ts"
 import { finalMessage } from "./pdf/PdfError.ts"
 import * as PdfEngine from "./PdfEngine.ts"
-import { Profile, ProfileNotFound } from "./Profile.ts"
+import type { Profile, ProfileNotFound } from "./Profile.ts"
 import * as Profiles from "./Profiles.ts"
 import { CreateSessionInput, Session, type SessionFile, SessionNotFound, SessionNotReady } from "./Session.ts"
 import * as SourceFetcher from "./SourceFetcher.ts"
@@ -110,96 +109,81 @@ export const layer: Layer.Layer<
       storage.updateJson(Session, keys.session(session.owner, session.id), (current) =>
         Effect.succeed({ ...current, ...change, updated: Clock.nowIso() } as Session))
 
-    /** Facts in priority order: text typed for this session, profiles, then documents. */
-    const gatherFacts = (session: Session) =>
+    /**
+     * A document's facts. One that cannot be read (damaged, or refused by a limit) is reported
+     * with its reason: the session goes on with its other sources rather than failing, or
+     * retrying, for it.
+     */
+    const documentSource = (bytes: Uint8Array, contentType: string, source: string): Effect.Effect<Autofill.Source> =>
+      Documents.isPdf(bytes, contentType)
+        ? engine.readDocument(bytes).pipe(
+          Effect.map((content): Autofill.Source => ({ _tag: "Document", source, facts: Documents.fromPdf(content, source) })),
+          Effect.catch((error) =>
+            Effect.logWarning(`source ${source} could not be read: ${error.message}`).pipe(
+              Effect.as<Autofill.Source>({ _tag: "Unreadable", source, reason: error.message })
+            )
+          )
+        )
+        : Effect.succeed({ _tag: "Document", source, facts: Documents.fromText(bytes, contentType, source) })
+
+    const storedDocument = (stored: Option.Option<Uint8Array>, contentType: string, source: string) =>
+      Option.isSome(stored)
+        ? documentSource(stored.value, contentType, source)
+        : Effect.succeed<Autofill.Source>({ _tag: "Unreadable", source, reason: "The file is no longer stored." })
+
+    /**
+     * The sources after `text_info`, in priority order: each profile then its files, the
+     * session's files, then its URLs. A source that cannot be read (a profile deleted since the
+     * session was created, a URL that cannot be fetched, a damaged document) is reported as
+     * unreadable rather than failing the session; storage failures still fail it.
+     */
+    const gatherSources = (session: Session) =>
       Effect.gen(function*() {
-        const facts: Array<Fact> = []
-        if (session.text_info) facts.push(...fromLines(session.text_info, "text_info", sourceConfidence.textInfo))
+        const sources: Array<Autofill.Source> = []
         for (const profileId of session.profile_ids) {
-          const found = yield* storage.getJson(Profile, Profiles.keys.profile(session.owner, profileId))
-          if (Option.isNone(found)) return yield* Effect.fail(new FillFailure(`Profile ${profileId} no longer exists.`))
-          const profile = found.value.value
-          facts.push(...fromRecord(profile.data, `profile:${profileId}`, sourceConfidence.profile))
-          facts.push(...fromRecord({ name: profile.name }, `profile:${profileId}`, sourceConfidence.profile * 0.9))
-          for (const file of profile.files) {
-            const bytes = yield* profiles.fileBytes(session.owner, profileId, file.id)
-            if (Option.isSome(bytes)) facts.push(...(yield* documentFacts(bytes.value, file.content_type, `file:${file.id}`)))
+          const source = `profile:${profileId}`
+          const profile = yield* profiles.get(session.owner, profileId).pipe(
+            Effect.map(Option.some),
+            Effect.catchTag("ProfileNotFound", () => Effect.succeed(Option.none<Profile>()))
+          )
+          if (Option.isNone(profile)) {
+            sources.push({ _tag: "Unreadable", source, reason: "The profile no longer exists." })
+            continue
+          }
+          sources.push({ _tag: "Profile", source, name: profile.value.name, data: profile.value.data })
+          for (const file of profile.value.files) {
+            sources.push(yield* storedDocument(yield* profiles.fileBytes(session.owner, profileId, file.id), file.content_type, `file:${file.id}`))
           }
         }
         for (const file of session.files) {
-          const bytes = yield* storage.getBlob(keys.file(session.owner, session.id, file.id))
-          if (Option.isSome(bytes)) facts.push(...(yield* documentFacts(bytes.value, file.content_type, `file:${file.id}`)))
+          sources.push(yield* storedDocument(yield* storage.getBlob(keys.file(session.owner, session.id, file.id)), file.content_type, `file:${file.id}`))
         }
-        for (const url of session.file_urls) {
-          const fetched = yield* fetcher.fetch(url).pipe(Effect.mapError((e) => new FillFailure(e.message)))
-          facts.push(...(yield* documentFacts(fetched.bytes, fetched.contentType, `url:${url}`)))
-        }
-        return facts
+        // URLs are fetched a few at a time; their order of priority stays the order given.
+        const fetched = yield* Effect.forEach(session.file_urls, (url) =>
+          fetcher.fetch(url).pipe(
+            Effect.flatMap((document) => documentSource(document.bytes, document.contentType, `url:${url}`)),
+            Effect.catchTag("SourceFetchError", (error) =>
+              Effect.succeed<Autofill.Source>({ _tag: "Unreadable", source: `url:${url}`, reason: error.message }))
+          ), { concurrency: 4 })
+        sources.push(...fetched)
+        return sources
       })
-
-    /**
-     * A document's facts. One that cannot be read (damaged, or refused by a limit) holds none:
-     * the session goes on with its other sources rather than failing, or retrying, for it.
-     */
-    const documentFacts = (bytes: Uint8Array, contentType: string, source: string) =>
-      Documents.isPdf(bytes, contentType)
-        ? engine.readDocument(bytes).pipe(
-          Effect.map((content) => Documents.fromPdf(content, source)),
-          Effect.catch((error) =>
-            Effect.logWarning(`source ${source} could not be read: ${error.message}`).pipe(Effect.as([] as ReadonlyArray<Fact>))
-          )
-        )
-        : Effect.succeed(Documents.fromText(bytes, contentType, source))
 
     const fill = (session: Session) =>
       Effect.gen(function*() {
-        const formRecord = yield* storage.getJson(Form, Forms.keys.form(session.form_id))
-        const pdf = yield* storage.getBlob(Forms.keys.pdf(session.form_id))
-        if (Option.isNone(formRecord) || Option.isNone(pdf) || formRecord.value.value.owner !== session.owner) {
-          return yield* Effect.fail(new FillFailure("The form of this session no longer exists."))
-        }
-        const form = formRecord.value.value
-        const facts = yield* gatherFacts(session)
-        // Facts by meaning first (prose and `key: value` lines of text_info, then profiles and
-        // documents by their keys). Name equality (`Matcher`) only fills fields whose meaning is
-        // not understood: on the others it was measured to add invented values. A profile's own
-        // name is its label, not a person's name: it is no fact of meaning.
-        const typed = [
-          ...(session.text_info ? Prose.fromProse(session.text_info, "text_info", sourceConfidence.textInfo) : []),
-          ...Facts.fromFacts(facts.filter((f) => f.source !== "text_info" && !(f.key === "name" && f.confidence < sourceConfidence.profile)))
-        ]
-        const resolved = Resolve.resolve(form.fields, typed)
-        const resolvedIds = new Set(resolved.map((r) => r.field.id))
-        const matches = [
-          ...resolved.map((r) => ({ field: r.field, value: r.value, source: r.fact.source, confidence: r.fact.confidence })),
-          ...Matcher.match(form.fields.filter((f) => !resolvedIds.has(f.id) && (f.semantic?.type ?? "unknown") === "unknown"), facts).map((m) => ({
-            field: m.field,
-            value: m.value,
-            source: m.fact.source,
-            confidence: m.fact.confidence
-          }))
-        ]
+        const { form, bytes } = yield* forms.pdf(session.owner, session.form_id).pipe(
+          Effect.catchTags({
+            FormNotFound: () => Effect.fail(new FillFailure("The form of this session no longer exists.")),
+            FormForbidden: () => Effect.fail(new FillFailure("The form of this session no longer exists."))
+          })
+        )
+        const planned = Autofill.plan({ fields: form.fields, textInfo: session.text_info, sources: yield* gatherSources(session) })
         const result = yield* engine.fill(
-          pdf.value,
-          matches.map((m) => ({ formName: m.field.form_name, value: m.value }))
+          bytes,
+          planned.matches.map((m) => ({ formName: m.field.form_name, value: m.value }))
         ).pipe(Effect.mapError((e) => (e._tag === "PdfRejected" && e.transient ? e : new FillFailure(e.message))))
-        const applied = new Set(result.applied)
-        const filled = matches.filter((m) => applied.has(m.field.form_name))
-        const filledIds = new Set(filled.map((m) => m.field.id))
         yield* storage.putBlob(keys.filled(session.owner, session.id), result.pdf, { contentType: "application/pdf" })
-        return {
-          filled_fields: filled.map((m) => ({
-            field_id: m.field.id,
-            form_name: m.field.form_name,
-            name: m.field.name,
-            value: m.value,
-            source: m.source,
-            confidence: m.confidence
-          })),
-          unfilled_fields: form.fields
-            .filter((f) => !filledIds.has(f.id) && f.form_type !== "PushButton")
-            .map((f) => ({ field_id: f.id, form_name: f.form_name, name: f.name }))
-        }
+        return Autofill.report(planned, result)
       })
 
     const fail = (session: Session, message: string) =>

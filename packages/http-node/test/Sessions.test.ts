@@ -1,8 +1,12 @@
 /**
  * Autofill sessions over HTTP (contract.md "Sessions"): creation from JSON and multipart, every
  * documented error, the status document and its filled PDF, each kind of source (text, files,
- * profiles, file URLs), ownership and non-Latin values.
+ * profiles, file URLs), ownership and non-Latin values; the session's account of itself
+ * (evidence, reasons, sources, conflicts), a source that cannot be read, and a failed session.
  */
+import { Effect } from "effect"
+import { Forms, Sessions, Storage } from "@formwright/core"
+import { FsStorage } from "@formwright/storage-fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -20,6 +24,10 @@ import {
   uploadOk
 } from "./support/Http.ts"
 import * as TestServer from "./support/TestServer.ts"
+
+/** Runs `f` on the Storage of a server's data directory, beside the server (as another process would). */
+const onStorage = <A>(dataDir: string, f: (storage: Storage.StorageShape) => Effect.Effect<A, unknown>) =>
+  Effect.runPromise(Effect.flatMap(Effect.service(Storage.Storage), f).pipe(Effect.provide(FsStorage.layer({ directory: dataDir }))))
 
 const n = Fixtures.everyFieldType
 const FORBIDDEN = "Forbidden. Form doesn't belong to the user."
@@ -168,12 +176,13 @@ describe("sessions", () => {
       expect(isPdf(Buffer.from(done.filled_form_base64, "base64"))).toBe(true)
     })
 
-    it("lists filled fields with field_id, form_name, name, value, source and confidence", () => {
+    it("lists filled fields with field_id, form_name, name, value, source, confidence and evidence", () => {
       const ids = Object.fromEntries(form.fields.map((f: any) => [f.form_name, f.id]))
       const filled = byFormName(done)
       expect(Object.keys(filled).sort()).toEqual([n.colour, n.country, n.firstName, n.languages, n.lastName, n.notes, n.postcode, n.subscribe].sort())
       for (const f of done.filled_fields) {
-        expect(Object.keys(f).sort()).toEqual(["confidence", "field_id", "form_name", "name", "source", "value"])
+        expect(Object.keys(f).sort()).toEqual(["confidence", "evidence", "field_id", "form_name", "name", "source", "value"])
+        expect(Object.keys(f.evidence).sort()).toEqual(["fact", "role", "transform", "type"])
         expect(f.field_id).toBe(ids[f.form_name])
         expect(f.source).toBe("text_info")
         expect(f.confidence).toBeGreaterThan(0)
@@ -187,11 +196,21 @@ describe("sessions", () => {
       expect(filled[n.colour].value).toBe("Green")
       expect(filled[n.country].value).toBe("GR")
       expect(filled[n.languages].value).toEqual(["English", "Greek"])
+      // The key as text_info wrote it, what it means, and how it was written.
+      expect(filled[n.lastName].evidence).toEqual({ fact: "Last name", type: "family_name", role: "self", transform: "as given" })
+      expect(filled[n.notes].evidence).toEqual({ fact: "Notes", type: "unknown", role: "self", transform: "same name" })
     })
 
-    it("lists unfilled fields (not push buttons)", () => {
+    it("lists its sources and no conflicts", () => {
+      expect(done.sources).toEqual([{ source: "text_info", status: "read", facts: 8 }])
+      expect(done.conflicts).toEqual([])
+    })
+
+    it("lists unfilled fields (not push buttons), each with its reason", () => {
       expect(done.unfilled_fields.map((f: any) => f.form_name).sort()).toEqual([n.reference, n.signature])
-      for (const f of done.unfilled_fields) expect(Object.keys(f).sort()).toEqual(["field_id", "form_name", "name"])
+      for (const f of done.unfilled_fields) expect(Object.keys(f).sort()).toEqual(["detail", "field_id", "form_name", "name", "reason"])
+      const reasons = Object.fromEntries(done.unfilled_fields.map((f: any) => [f.form_name, f.reason]))
+      expect(reasons).toEqual({ [n.reference]: "read_only", [n.signature]: "signature" })
     })
 
     it("filled_form_base64 is a PDF whose fields hold the filled values (read back with pdf.js)", async () => {
@@ -320,27 +339,24 @@ describe("sessions", () => {
       expect(pdfValue(fields, n.firstName)).toBe("Από URL")
     })
 
-    it("a URL answering 404 fails the session with an error_message naming the URL", async () => {
+    it("a URL answering 404 is reported unreadable; the session completes from its other sources", async () => {
       const url = `${docsUrl}/missing.txt`
-      const done = await settledSession(server, await createSession(server, { form_id: form.form_id, file_urls: [url] }))
-      expect(done.status).toBe("failed")
-      expect(done.error_message).toContain(url)
-      expect(done.error_message).toMatch(/404/)
-      expect(done.filled_form_base64).toBeUndefined()
-      expect(done.filled_fields).toBeUndefined()
-      // The failed session has no PDF: the PDF route says so with an error object, never a 500.
-      const pdfRes = await server.call(`/v1/sessions/${done.session_id}/pdf`)
-      await expectErrorObject(pdfRes, 409, /failed/)
-      const accept = await server.call(`/v1/sessions/${done.session_id}`, { headers: { accept: "application/pdf" } })
-      expect(accept.status).toBe(200)
-      expect((await accept.json()).status).toBe("failed")
+      const done = await settledSession(server, await createSession(server, { form_id: form.form_id, text_info: "Applicant first name: Ζωή", file_urls: [url] }))
+      expect(done.status).toBe("completed")
+      expect(done.error_message).toBeUndefined()
+      expect(done.sources).toEqual([
+        { source: "text_info", status: "read", facts: 1 },
+        { source: `url:${url}`, status: "unreadable", facts: 0, reason: expect.stringMatching(/404/) }
+      ])
+      expect(byFormName(done)[n.firstName]).toMatchObject({ value: "Ζωή", source: "text_info" })
+      expect(done.unfilled_fields.find((f: any) => f.form_name === n.lastName)).toMatchObject({ reason: "no_fact" })
     })
 
-    it("a redirect to another host fails the session", async () => {
+    it("a redirect to another host is reported unreadable", async () => {
       const done = await settledSession(server, await createSession(server, { form_id: form.form_id, file_urls: [`${docsUrl}/elsewhere`] }))
-      expect(done.status).toBe("failed")
-      expect(done.error_message).toContain(`${docsUrl}/elsewhere`)
-      expect(done.error_message).toMatch(/another host/)
+      expect(done.status).toBe("completed")
+      expect(done.sources).toEqual([{ source: `url:${docsUrl}/elsewhere`, status: "unreadable", facts: 0, reason: expect.stringMatching(/another host/) }])
+      expect(done.filled_fields).toEqual([])
     })
 
     it("loopback addresses are refused when not allow-listed", async () => {
@@ -348,14 +364,109 @@ describe("sessions", () => {
       try {
         const strictForm = await uploadOk(strict, pdf)
         const done = await settledSession(strict, await createSession(strict, { form_id: strictForm.form_id, file_urls: [`${docsUrl}/doc.txt`] }))
-        expect(done.status).toBe("failed")
-        expect(done.error_message).toContain(`${docsUrl}/doc.txt`)
-        expect(done.error_message).toMatch(/private/)
+        expect(done.status).toBe("completed")
+        expect(done.sources).toEqual([{ source: `url:${docsUrl}/doc.txt`, status: "unreadable", facts: 0, reason: expect.stringMatching(/private/) }])
       } finally {
         await strict.stop()
       }
     })
   })
 })
+
+describe("sessions: conflicts, failures and stored sessions", () => {
+  let server: TestServer.TestServer
+  let pdf: Uint8Array
+
+  beforeAll(async () => {
+    server = await TestServer.start()
+    pdf = await Fixtures.formWithEveryFieldType()
+  })
+  afterAll(() => server.stop())
+
+  it("sources that disagree on a field's fact are listed as a conflict; source priority chose", async () => {
+    const form = await uploadOk(server, pdf)
+    const res = await jsonCall(server, "/v1/profiles", "POST", { name: "Conflicting", data: { "Last name": "Byron", Postcode: "12345" } })
+    const profileId = (await res.json()).idInternal
+    const done = await settledSession(server, await createSession(server, { form_id: form.form_id, profile_ids: [profileId], text_info: "Last name: Lovelace" }))
+    expect(done.status).toBe("completed")
+    const lastName = byFormName(done)[n.lastName]
+    expect(lastName).toMatchObject({ value: "Lovelace", source: "text_info" })
+    expect(done.conflicts).toEqual([
+      { field_id: lastName.field_id, form_name: n.lastName, chosen: { source: "text_info", value: "Lovelace" }, others: [{ source: `profile:${profileId}`, value: "Byron" }] }
+    ])
+    expect(done.sources).toEqual([
+      { source: "text_info", status: "read", facts: 1 },
+      { source: `profile:${profileId}`, status: "read", facts: 2 }
+    ])
+  })
+
+  it("a damaged PDF among the files is reported unreadable", async () => {
+    const form = await uploadOk(server, pdf)
+    const created = await server.call("/v1/sessions", {
+      method: "POST",
+      body: multipart({
+        formId: form.form_id,
+        files: [{ bytes: new TextEncoder().encode("%PDF-1.7\n1 0 obj << /Type /Catalog\nnot a PDF after all\n"), name: "broken.pdf", type: "application/pdf" }],
+        text_info: "Postcode: 54321"
+      })
+    })
+    expect(created.status).toBe(202)
+    const done = await settledSession(server, (await created.json()).session_id)
+    expect(done.status).toBe("completed")
+    expect(done.sources).toEqual([
+      { source: "text_info", status: "read", facts: 1 },
+      { source: expect.stringMatching(/^file:file_/), status: "unreadable", facts: 0, reason: "The PDF is damaged and could not be read." }
+    ])
+    expect(byFormName(done)[n.postcode]).toMatchObject({ value: "54321", source: "text_info" })
+  })
+
+  it("a session whose form cannot be filled fails with an error_message; its PDF route says so, never a 500", async () => {
+    const form = await uploadOk(server, pdf)
+    // The stored PDF damaged behind the server's back, as a failing disk would.
+    await onStorage(server.dataDir, (storage) => storage.putBlob(Forms.keys.pdf(form.form_id), new TextEncoder().encode("not a PDF any more")))
+    const done = await settledSession(server, await createSession(server, { form_id: form.form_id, text_info: "Postcode: 54321" }))
+    expect(done.status).toBe("failed")
+    expect(done.error_message).toMatch(/PDF/)
+    expect(done.filled_form_base64).toBeUndefined()
+    expect(done.filled_fields).toBeUndefined()
+    expect(done.sources).toBeUndefined()
+    const pdfRes = await server.call(`/v1/sessions/${done.session_id}/pdf`)
+    await expectErrorObject(pdfRes, 409, /failed/)
+    const accept = await server.call(`/v1/sessions/${done.session_id}`, { headers: { accept: "application/pdf" } })
+    expect(accept.status).toBe(200)
+    expect((await accept.json()).status).toBe("failed")
+  })
+
+  it("a session stored before evidence, reasons, sources and conflicts were recorded still reads", async () => {
+    const id = "ses_01JOLDOLDOLDOLDOLDOLDOLD00"
+    const old = {
+      id,
+      owner: "alice",
+      form_id: "frm_01JOLDOLDOLDOLDOLDOLDOLD00",
+      status: "completed",
+      profile_ids: [],
+      file_urls: [],
+      files: [],
+      filled_fields: [{ field_id: "fld_1", form_name: "a", name: "A", value: "x", source: "text_info", confidence: 0.95 }],
+      unfilled_fields: [{ field_id: "fld_2", form_name: "b", name: "B" }],
+      created: "2026-01-01T00:00:00.000Z",
+      updated: "2026-01-01T00:00:01.000Z"
+    }
+    await onStorage(server.dataDir, (storage) =>
+      Effect.gen(function*() {
+        yield* storage.putBlob(Sessions.keys.filled("alice", id), pdf)
+        yield* storage.putDocument(Sessions.keys.session("alice", id), JSON.stringify(old), "any")
+      }))
+    const res = await server.call(`/v1/sessions/${id}`)
+    expect(res.status).toBe(200)
+    const body = await res.json()
+    expect(body.filled_fields).toEqual(old.filled_fields)
+    expect(body.unfilled_fields).toEqual(old.unfilled_fields)
+    expect(body.sources).toBeUndefined()
+    expect(body.conflicts).toBeUndefined()
+  })
+})
+
+const byFormName = (session: any) => Object.fromEntries(session.filled_fields.map((f: any) => [f.form_name, f]))
 
 const completedStatus = "completed"

@@ -79,14 +79,51 @@ export const SessionCreated = Schema.Struct({
   session_id: Schema.String
 })
 
+/** Why a filled field has its value. */
+export const Evidence = Schema.Struct({
+  fact: Schema.String.annotate({ description: "The key (or the words of `text_info`) the value came from, as the source named it." }),
+  type: Schema.String.annotate({ description: "The fact's semantic type; `unknown` for a match by name alone." }),
+  role: Schema.String.annotate({ description: "Whose the fact is: `self`, `spouse`, `dependent`, `other`, `employer`..." }),
+  transform: Schema.String.annotate({ description: "How the value was written into the field: `as given`, `date as MM/DD/YYYY`, `same name`..." })
+})
+
 export const FilledField = Schema.Struct({
   field_id: Schema.String,
   form_name: Schema.String,
   name: Schema.String,
   value: Schema.Union([Schema.String, Schema.Boolean, Schema.Array(Schema.String)]),
   source: Schema.String,
-  confidence: Schema.Number
+  confidence: Schema.Number.annotate({ description: "The source's trust times the certainty of the match, in [0, 1]." }),
+  evidence: Schema.optionalKey(Evidence)
 })
+
+export const UnfilledField = Schema.Struct({
+  field_id: Schema.String,
+  form_name: Schema.String,
+  name: Schema.String,
+  reason: Schema.optionalKey(
+    Schema.Literals(["read_only", "signature", "excluded_role", "uncertain_meaning", "no_fact", "no_fitting_value", "not_applied"]).annotate({
+      description: "Why the field stayed empty (docs/http-api.md lists the codes)."
+    })
+  ),
+  detail: Schema.optionalKey(Schema.String)
+})
+
+export const SourceReport = Schema.Struct({
+  source: Schema.String.annotate({ description: "`text_info`, `profile:<id>`, `file:<id>` or `url:<url>`." }),
+  status: Schema.Literals(["read", "unreadable"]),
+  facts: Schema.Number.annotate({ description: "Facts the source gave: `key: value` pairs and statements of prose." }),
+  reason: Schema.optionalKey(Schema.String.annotate({ description: "Why an unreadable source could not be read." }))
+})
+
+const SourcedValue = Schema.Struct({ source: Schema.String, value: Schema.String })
+
+export const Conflict = Schema.Struct({
+  field_id: Schema.String,
+  form_name: Schema.String,
+  chosen: SourcedValue,
+  others: Schema.Array(SourcedValue)
+}).annotate({ description: "Sources that disagree on the fact a filled field took; source priority chose." })
 
 export const SessionStatus = Schema.Struct({
   id: Schema.String,
@@ -99,7 +136,9 @@ export const SessionStatus = Schema.Struct({
   filled_form_base64: Schema.optionalKey(Schema.String),
   filled_form_url: Schema.optionalKey(Schema.String),
   filled_fields: Schema.optionalKey(Schema.Array(FilledField)),
-  unfilled_fields: Schema.optionalKey(Schema.Array(Schema.Struct({ field_id: Schema.String, form_name: Schema.String, name: Schema.String }))),
+  unfilled_fields: Schema.optionalKey(Schema.Array(UnfilledField)),
+  sources: Schema.optionalKey(Schema.Array(SourceReport)),
+  conflicts: Schema.optionalKey(Schema.Array(Conflict)),
   error_message: Schema.optionalKey(Schema.String)
 })
 

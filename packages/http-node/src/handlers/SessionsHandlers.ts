@@ -111,7 +111,10 @@ export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers)
             filled_form_base64: Buffer.from(pdf).toString("base64"),
             filled_form_url: `${Client.origin(request, publicOrigin, trustProxy)}/v1/sessions/${session.id}/pdf`,
             filled_fields: session.filled_fields ?? [],
-            unfilled_fields: session.unfilled_fields ?? []
+            unfilled_fields: session.unfilled_fields ?? [],
+            // Sessions completed before sources and conflicts were recorded have neither.
+            ...(session.sources !== undefined ? { sources: session.sources } : {}),
+            ...(session.conflicts !== undefined ? { conflicts: session.conflicts } : {})
           })
         })))
       .handleRaw("pdf", ({ params }) =>
