@@ -243,6 +243,8 @@ const sameOwner = (field: FormField, fact: TypedFact, kindsOfField: (field: Form
   if (semantic.role === "other" && fact.role === "other") return sameOther(kindsOfField(field), fact)
   // A marriage's date and a joint return's filing status are the couple's: the holder's and the spouse's.
   if ((fact.type === "marriage_date" || fact.type === "filing_status") && fact.role === "self" && semantic.role === "spouse") return true
+  // The holder's dates of employment, also where the employer's part of a form asks for them.
+  if ((fact.type === "start_date" || fact.type === "end_date") && fact.role === "self" && semantic.role === "employer") return true
   if (semantic.role !== fact.role) return false
   if (semantic.role === "dependent") return semantic.dependent_index !== undefined && semantic.dependent_index === fact.dependent_index
   return true
@@ -261,14 +263,10 @@ const sameFamily = (a: SemanticType, b: SemanticType) => {
   // A "tax number" is whichever number the holder is taxed under: an EIN, an SSN, an ITIN.
   const taxIds: ReadonlyArray<SemanticType> = ["tax_id", "ein", "ssn", "itin"]
   const related = (group: ReadonlyArray<SemanticType>) => group.includes(a) && group.includes(b)
-  return related(["employer", "organization"]) || related(names) || related(places) || (taxIds.includes(a) && taxIds.includes(b) && (a === "tax_id" || b === "tax_id")) || (isDateType(a) && isDateType(b))
+  // An organisation's "Name" is its name.
+  return related(["employer", "organization", "full_name", "family_name"]) || related(names) || related(places) || (taxIds.includes(a) && taxIds.includes(b) && (a === "tax_id" || b === "tax_id")) || (isDateType(a) && isDateType(b))
 }
 
-/**
- * Whether the field's own label leaves its meaning or owner in doubt: it names another person
- * than the understood role, another meaning, a second address line, or a possessive of someone
- * who is not the holder.
- */
 /** The last part of a field's PDF name as words ("Line6b_StreetNumberName[0]" → "Line6b Street Number Name"). */
 const partialName = (formName: string) =>
   (formName.split(".").pop() ?? formName).replace(/\[\d+\]/g, " ").replace(/([\p{Ll}\d])(\p{Lu})/gu, "$1 $2").replace(/_/g, " ").trim()
@@ -290,6 +288,11 @@ const numberTypes: ReadonlySet<SemanticType> = new Set([
   "industry_code", "employee_count", "gross_income", "net_income"
 ])
 
+/**
+ * Why the field's own label leaves its meaning or owner in doubt, or undefined when it does not:
+ * it names another person than the understood role, another meaning, a second value or address
+ * line, an organisation, or a possessive of someone who is not the holder.
+ */
 export const uncertainty = (field: FormField): string | undefined => {
   const semantic = field.semantic!
   const labelled = field.name.trim() !== "" && field.name !== "undefined"
@@ -341,7 +344,6 @@ export const uncertainty = (field: FormField): string | undefined => {
 
 /** Whether the field's meaning or owner is in doubt (`uncertainty` says why). */
 export const uncertain = (field: FormField): boolean => uncertainty(field) !== undefined
-
 
 /**
  * What kind of line a contact box's label asks for: a mobile, an evening, a work or home line, or

@@ -872,6 +872,12 @@ const findLeftToRight = (query: LabelQuery, phrases: ReadonlyArray<Phrase>): Lab
     if (!row || row.text === column.text) return column
     return { ...column, text: `${row.text}: ${column.text}`, position: "column", phrases: [...row.phrases, ...column.phrases] }
   }
+  // A caption printed in the top of the box's own cell, flush with its left edge ("(a) First
+  // name and middle initial" over the box), names it rather than margin text to its left: text
+  // higher up ("Step 1:"), a margin heading in larger type ("Name, Address, and SSN"), or text
+  // more than two characters away ("Presidential Election Campaign").
+  const top = near ? tightAbove(finder) : undefined
+  if (near && top && (!onBoxLine(near, rect) || near.distance > 2 * near.size || near.size >= 1.4 * top.size)) return top
   if (near && near.distance <= 3 * near.size) return near
   const within = inside(finder)
   if (within) return within
@@ -893,6 +899,16 @@ const findLeftToRight = (query: LabelQuery, phrases: ReadonlyArray<Phrase>): Lab
   return leftOf(sideways, MAX_LEFT, query.kind === "group") ??
     (query.kind !== "group" && rect.y2 - rect.y1 > 0 ? below(finder, 2, query.captions === "below") : undefined) ??
     (query.kind === "text" && !near ? explains({ ...sideways, usable: [...claimed] }) : undefined)
+}
+
+/** Whether a label's text sits on the box's own line (most of its height within the box's). */
+const onBoxLine = (label: Label, rect: Rect): boolean => label.phrases.some((p) => overlapY(p, rect) >= 0.7 * Math.min(p.y2 - p.y1, rect.y2 - rect.y1))
+
+/** A label right on top of the box (within half a line) and starting at its left edge. */
+const tightAbove = (finder: Finder): Label | undefined => {
+  const up = above(finder)
+  if (!up || up.distance > 0.6 * up.size) return undefined
+  return alignedWith(up.phrases[0]!, finder.rect.x1, 1.5 * up.size) ? up : undefined
 }
 
 /**

@@ -133,9 +133,11 @@ export const roleOf = (input: SemanticInput): Role => {
 /** What a field means, as far as its label and section tell. */
 export const describe = (input: SemanticInput): FieldSemantic => {
   const role = roleOf(input)
-  // An employer's or a business's name is its organisation's name.
+  // An employer's or a business's "Name" ("Nom") is its organisation's name; a "Family name
+  // (Last name)" is a person's, whatever the section.
   const named = typeOf(input)
-  const type = role === "employer" && (named === "full_name" || named === "family_name") ? "organization" : named
+  const personal = /\b(?:family|last|surname|first|given|middle|nach|vor|apellidos?|prenom)/i.test(Vocabulary.normalize(`${ownLabel(input.label)} ${input.printed ?? ""}`))
+  const type = role === "employer" && (named === "full_name" || named === "family_name") && !personal ? "organization" : named
   const index = role === "dependent"
     ? Vocabulary.dependentIndexOf(input.printed ?? "") ?? Vocabulary.dependentIndexOf(input.label) ??
       [...(input.section ?? [])].reverse().map(Vocabulary.dependentIndexOf).find((n) => n !== undefined)

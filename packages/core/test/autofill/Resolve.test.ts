@@ -288,3 +288,10 @@ describe("Resolve.resolve: name and address in one box", () => {
     expect(values(fields, facts.slice(0, 1))).toEqual({})
   })
 })
+
+describe("Resolve.resolve: the holder's employment dates in the employer's part", () => {
+  it("gives the holder's first date of employment to the employer's box for it", () => {
+    const fields = [field("First date of employment", { type: "start_date", role: "employer", format: { date_order: "MDY" } })]
+    expect(Object.values(values(fields, [fact("start_date", "2023-03-13")]))).toEqual(["03/13/2023"])
+  })
+})

@@ -34,6 +34,18 @@ describe("FieldLabel.find: text boxes", () => {
     expect(find(box(100, 700, 500, 732), phrases)?.text).toBe("What was the employee doing just before the incident?")
   })
 
+  it("takes the caption in the top of the box's cell over margin text to its left", () => {
+    // "Step 1:" in the margin, higher than the box; the cell's caption right over the box.
+    const step = page(run("Step 1:", 40, 700, 10), run("(a) First name and middle initial", 95, 699, 6.5))
+    expect(find(box(94, 683, 272, 697), step)).toMatchObject({ text: "First name and middle initial", position: "above" })
+    // A margin heading in larger type on the box's line.
+    const heading = page(run("Address,", 40, 700, 12), run("Your first name and initial", 110, 711, 6.5))
+    expect(find(box(108, 696, 273, 710), heading)).toMatchObject({ text: "Your first name and initial" })
+    // A label right beside the box still wins over text above it.
+    const beside = page(run("Name:", 60, 700, 9), run("Please print", 100, 712, 6.5))
+    expect(find(box(100, 696, 300, 710), beside)).toMatchObject({ text: "Name", position: "left" })
+  })
+
   it("reads a label printed inside the box it covers", () => {
     const phrases = page(run("Your first name and initial", 60, 728, 7))
     expect(find(box(55, 712, 250, 738), phrases)).toMatchObject({ text: "Your first name and initial", position: "inside" })

@@ -24,6 +24,8 @@ describe("Semantic.describe", () => {
     expect(describeLabel("Phone no", { field: { ...preparerPhone, form_name: "topmostSubform[0].Page2[0].ThirdPartyDesignee[0].f2_24[0]" } }).role).toBe("other")
     expect(describeLabel("Phone no", { field: { ...preparerPhone, form_name: "topmostSubform[0].Page2[0].Signatures[0].f2_30[0]" } }).role).toBe("self")
     expect(describeLabel("Nom", { section: ["H) Désignation de l'employeur"] })).toMatchObject({ type: "organization", role: "employer" })
+    // A person's family name stays one, whatever the section.
+    expect(describeLabel("Family Name (Last Name)", { section: ["If a company is filing this petition"] })).toMatchObject({ type: "family_name", role: "employer" })
   })
 
   it("reads type and role from the label", () => {
