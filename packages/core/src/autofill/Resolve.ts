@@ -467,6 +467,7 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
     fields.filter((f) => / row ?\d+ |row\d+ /.test(Vocabulary.normalize(`${f.name} ${partialName(f.form_name)}`))).flatMap((f) => lastHeading(f) ?? [])
   )
   const houseBoxes = new Set(fields.filter((f) => f.semantic?.type === "house_number").map((f) => f.semantic!.role))
+  const unitBoxes = new Set(fields.filter((f) => f.semantic?.type === "unit").map((f) => f.semantic!.role))
   // Owners whose city or postal code has a box of its own: their street boxes take the street only.
   const placeBoxes = new Set(
     fields.filter((f) => f.semantic && ["city", "postal_code", "city_state_postal"].includes(f.semantic.type)).map((f) => f.semantic!.role)
@@ -598,11 +599,19 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
       if (fact.type !== wanted) continue
       if (!owns(field, fact) && !(organizationMayHold && fact.role === "employer")) continue
       if (domestic !== undefined && domestic !== isUsAddress(fact, facts)) continue
-      // An owner with a house number box of its own: the street box takes the street only.
-      const given = wanted === "street_address" && houseBoxes.has(semantic.role) ? { ...fact, value: withoutHouseNumber(fact.value) } : fact
+      // An owner with a house number box of its own: the street box takes the street only; one
+      // without a unit box: the street box takes the unit too ("48 Birch Lane, Apt 3").
+      const unit = wanted === "street_address" && !unitBoxes.has(semantic.role)
+        ? facts.find((f) => f.type === "unit" && f.source === fact.source && f.role === fact.role && f.dependent_index === fact.dependent_index)
+        : undefined
+      const street = unit && !fact.value.includes(unit.value) ? `${fact.value}, ${unit.value}` : fact.value
+      const given = wanted === "street_address" && houseBoxes.has(semantic.role)
+        ? { ...fact, value: withoutHouseNumber(street) }
+        : street !== fact.value ? { ...fact, value: street } : fact
       const written = valueFor(field, given)
       if (written === undefined) continue
-      out.push({ field, value: written.value, fact, transform: given === fact ? written.transform : `street without its house number, ${written.transform}` })
+      const how = given === fact ? "" : houseBoxes.has(semantic.role) ? "street without its house number, " : "street with its unit, "
+      out.push({ field, value: written.value, fact, transform: `${how}${written.transform}` })
       break
     }
   }

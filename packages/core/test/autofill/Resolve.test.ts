@@ -295,3 +295,13 @@ describe("Resolve.resolve: the holder's employment dates in the employer's part"
     expect(Object.values(values(fields, [fact("start_date", "2023-03-13")]))).toEqual(["03/13/2023"])
   })
 })
+
+describe("Resolve.resolve: a unit without a box of its own", () => {
+  it("goes on the street line", () => {
+    const fields = [field("Address", { type: "street_address", role: "self" }), field("City", { type: "city", role: "self" })]
+    const facts = [fact("street_address", "48 Birch Lane"), fact("unit", "Apt 3"), fact("city", "Columbus")]
+    expect(Object.values(values(fields, facts))).toEqual(["48 Birch Lane, Apt 3", "Columbus"])
+    const withUnitBox = [...fields, field("Apt. no.", { type: "unit", role: "self" })]
+    expect(Object.values(values(withUnitBox, facts))).toEqual(["48 Birch Lane", "Columbus", "3"])
+  })
+})
