@@ -373,12 +373,16 @@ const organizationTypes: ReadonlySet<SemanticType> = new Set([
 const mayBeOrganization = (field: FormField): boolean =>
   organizationWords.test(Vocabulary.normalize([field.name, ...(field.semantic?.section ?? [])].join(" . ")))
 
+/** The fact of another type about the same person from the same source (a city's postal code). */
+const sibling = (facts: ReadonlyArray<TypedFact>, of: TypedFact, type: SemanticType): TypedFact | undefined =>
+  facts.find((f) => f.type === type && f.source === of.source && f.role === of.role && f.dependent_index === of.dependent_index)
+
 // The words of a US address's boxes; "Province", "Postal Code", "Region" are the foreign ones.
 const usPlaceWords = / (?:zip|zip code|state) /
 
 /** Whether a state or postal code fact belongs to a US address: its owner's state is a US state. */
 const isUsAddress = (fact: TypedFact, facts: ReadonlyArray<TypedFact>): boolean => {
-  const state = fact.type === "state" ? fact : facts.find((f) => f.type === "state" && f.source === fact.source && f.role === fact.role && f.dependent_index === fact.dependent_index)
+  const state = fact.type === "state" ? fact : sibling(facts, fact, "state")
   return state !== undefined && usStateCode(state.value) !== undefined
 }
 
@@ -403,9 +407,7 @@ const placeLine = (
 ): Omit<Resolved, "field"> | undefined => {
   for (const city of facts) {
     if (city.type !== "city" || !owns(field, city)) continue
-    const ofOwner = (type: SemanticType) =>
-      facts.find((f) => f.type === type && f.source === city.source && f.role === city.role && f.dependent_index === city.dependent_index)
-    const postal = ofOwner("postal_code"), state = ofOwner("state")
+    const postal = sibling(facts, city, "postal_code"), state = sibling(facts, city, "state")
     if (!postal) return undefined
     const value = state ? `${city.value}, ${state.value} ${postal.value}` : `${postal.value} ${city.value}`
     const written = formatText(field, { ...city, value })
@@ -441,9 +443,7 @@ const familyFirst = (
 ): Omit<Resolved, "field"> | undefined => {
   for (const family of facts) {
     if (family.type !== "family_name" || !owns(field, family)) continue
-    const ofOwner = (type: SemanticType) =>
-      facts.find((f) => f.type === type && f.source === family.source && f.role === family.role && f.dependent_index === family.dependent_index)
-    const given = ofOwner("given_name"), middle = ofOwner("middle_name")
+    const given = sibling(facts, family, "given_name"), middle = sibling(facts, family, "middle_name")
     if (!given) return undefined
     const written = formatText(field, { ...family, type: "full_name", value: `${family.value}, ${[given.value, middle?.value].filter(Boolean).join(" ")}` })
     return written ? { value: written.value, fact: family, transform: "family name first" } : undefined
@@ -602,7 +602,7 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
       // An owner with a house number box of its own: the street box takes the street only; one
       // without a unit box: the street box takes the unit too ("48 Birch Lane, Apt 3").
       const unit = wanted === "street_address" && !unitBoxes.has(semantic.role)
-        ? facts.find((f) => f.type === "unit" && f.source === fact.source && f.role === fact.role && f.dependent_index === fact.dependent_index)
+        ? sibling(facts, fact, "unit")
         : undefined
       const street = unit && !fact.value.includes(unit.value) ? `${fact.value}, ${unit.value}` : fact.value
       const given = wanted === "street_address" && houseBoxes.has(semantic.role)
