@@ -11,6 +11,7 @@ import type { Conflict, Evidence, FilledField, SourceReport, UnfilledField, Unfi
 import * as Vocabulary from "../understand/Vocabulary.ts"
 import { type Fact, fromLines, fromRecord, sourceConfidence } from "./Fact.ts"
 import * as Facts from "./Facts.ts"
+import * as Format from "./Format.ts"
 import * as Matcher from "./Matcher.ts"
 import * as Prose from "./Prose.ts"
 import * as Resolve from "./Resolve.ts"
@@ -186,7 +187,7 @@ const reasonFor = (field: FormField, typed: ReadonlyArray<Facts.TypedFact>): { r
     wanted(f.type) && f.role === semantic.role && (semantic.role !== "dependent" || f.dependent_index === semantic.dependent_index)
   )
   if (candidates.length === 0) return { reason: "no_fact", detail: `No source gave the ${words(semantic.type)} of ${whose(field)}.` }
-  if (candidates.every((f) => Resolve.valueFor(field, f) === undefined)) {
+  if (candidates.every((f) => Format.valueFor(field, f) === undefined)) {
     return { reason: "no_fitting_value", detail: `The ${words(semantic.type)} the sources gave cannot be written in this field as it asks (format, length or options).` }
   }
   return {

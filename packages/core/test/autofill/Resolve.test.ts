@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { TypedFact } from "../../src/autofill/Facts.ts"
-import { formatDate, resolve, uncertain } from "../../src/autofill/Resolve.ts"
+import { formatDate } from "../../src/autofill/Format.ts"
+import { resolve, uncertain } from "../../src/autofill/Resolve.ts"
 import type { FieldSemantic, FormField } from "../../src/FormField.ts"
 
 const field = (name: string, semantic: FieldSemantic, over: Partial<FormField> = {}): FormField => ({
@@ -29,7 +30,7 @@ const fact = (type: TypedFact["type"], value: string, over: Partial<TypedFact> =
 const values = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<TypedFact>) =>
   Object.fromEntries(resolve(fields, facts).map((r) => [r.field.id, r.value]))
 
-describe("Resolve.formatDate", () => {
+describe("Format.formatDate", () => {
   it("writes an ISO date in a D/M/Y pattern", () => {
     expect(formatDate("1979-08-19", "MM/DD/YYYY")).toBe("08/19/1979")
     expect(formatDate("1979-08-19", "DD.MM.YY")).toBe("19.08.79")
