@@ -1,8 +1,9 @@
 /**
  * Yes/no questions a form asks with check boxes, answered from facts the way a careful person
- * would: "Have you ever been married?" from a marital status or a spouse, "Spouse U.S. citizen?"
- * from the spouse's citizenship, "Ever applied for a passport?" from a passport history, and
- * "I speak: ☐ Deutsch ☐ Français" from the languages a person speaks. A question is answered only
+ * would: "Have you ever been married?" from a marital status, "Spouse U.S. citizen?" from the
+ * spouse's citizenship, "Ever applied for a passport?" from a passport history, "Do you employ 25
+ * or fewer employees?" from a head count, and "I speak: ☐ Deutsch ☐ Français" from the languages
+ * a person speaks. A question is answered only
  * when a fact says so outright; otherwise its boxes stay empty.
  */
 import type { FieldValue, FormField } from "../FormField.ts"
