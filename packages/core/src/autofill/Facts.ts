@@ -274,6 +274,22 @@ export const houseNumberOf = (street: string): string | undefined =>
 export const withoutHouseNumber = (street: string): string =>
   street.replace(/^\d{1,5}[a-zA-Z]?(?:\s?(?:bis|ter))?,?\s+(?=\p{L})/u, "").replace(/(?<=\p{L}\.?)\s+\d{1,5}\s?[a-zA-Z]?$/u, "").trim()
 
+/**
+ * The first statement of each kind (`keyOf`), leaving out every kind a text states twice with
+ * different values: a text that says two things of one kind is unclear, and neither is kept.
+ */
+export const unambiguous = <A extends { readonly value: string }>(items: ReadonlyArray<A>, keyOf: (item: A) => string): Array<A> => {
+  const values = new Map<string, Set<string>>()
+  for (const item of items) values.set(keyOf(item), (values.get(keyOf(item)) ?? new Set()).add(item.value.toLowerCase()))
+  const seen = new Set<string>()
+  return items.filter((item) => {
+    const key = keyOf(item)
+    if ((values.get(key)?.size ?? 0) > 1 || seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
 const groupKey = (f: { role: string; dependent_index?: number }) => `${f.role}#${f.dependent_index ?? ""}`
 
 /**

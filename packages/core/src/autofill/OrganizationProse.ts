@@ -9,7 +9,7 @@
  * around a number or a name.
  */
 import type { SemanticType } from "../understand/Vocabulary.ts"
-import { parseDate } from "./Facts.ts"
+import { parseDate, unambiguous } from "./Facts.ts"
 
 export interface OrganizationStatement {
   readonly type: SemanticType
@@ -77,14 +77,5 @@ export const statements = (text: string): ReadonlyArray<OrganizationStatement> =
     if (/^(?:limited|liability|holding|parent|large|new|good|great)$/u.test(kind)) continue
     out.push({ type: "business_type", value: kind.charAt(0).toUpperCase() + kind.slice(1), at: m.index!, evidence: `'${m[0].trim()}'` })
   }
-  const valuesOf = new Map<SemanticType, Set<string>>()
-  for (const s of out) valuesOf.set(s.type, (valuesOf.get(s.type) ?? new Set()).add(s.value.toLowerCase()))
-  const seen = new Set<SemanticType>()
-  return out
-    .sort((a, b) => a.at - b.at)
-    .filter((s) => {
-      if ((valuesOf.get(s.type)?.size ?? 0) > 1 || seen.has(s.type)) return false
-      seen.add(s.type)
-      return true
-    })
+  return unambiguous(out.sort((a, b) => a.at - b.at), (s) => s.type)
 }

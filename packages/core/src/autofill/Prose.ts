@@ -10,7 +10,7 @@ import type { FieldRole, SemanticType } from "../FormField.ts"
 import * as Vocabulary from "../understand/Vocabulary.ts"
 import { fromLines } from "./Fact.ts"
 import * as Dates from "./Dates.ts"
-import { asOrganizations, derive, fromFacts, fromKeyValue, parseAddress, splitName, type TypedFact, usStateNamePattern } from "./Facts.ts"
+import { asOrganizations, derive, fromFacts, fromKeyValue, parseAddress, splitName, type TypedFact, unambiguous, usStateNamePattern } from "./Facts.ts"
 import * as OrganizationProse from "./OrganizationProse.ts"
 import * as Phones from "./Phones.ts"
 import * as Questions from "./Questions.ts"
@@ -405,15 +405,7 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
     typed.push({ type: statement.type, value: statement.value, role: "employer", source, confidence, evidence: `text: ${statement.evidence}` })
   }
   // The same type for the same person twice with different values: the text is unclear; drop both.
-  const key = (f: TypedFact) => `${f.type}|${f.role}|${f.dependent_index ?? ""}`
-  const values = new Map<string, Set<string>>()
-  for (const f of typed) values.set(key(f), (values.get(key(f)) ?? new Set()).add(f.value.toLowerCase()))
-  const seen = new Set<string>()
-  const clear = typed.filter((f) => {
-    if ((values.get(key(f))?.size ?? 0) > 1 || seen.has(key(f))) return false
-    seen.add(key(f))
-    return true
-  })
+  const clear = unambiguous(typed, (f) => `${f.type}|${f.role}|${f.dependent_index ?? ""}`)
   return [...lineFacts, ...derive(asOrganizations(clear))]
 }
 

@@ -124,21 +124,24 @@ export const answerYesNo = (
 
 // Languages by their names in the form languages Formwright reads, from ICU's own tables.
 const LANGUAGE_CODES = ["en", "de", "fr", "es", "it", "pt", "nl", "pl", "ru", "ar", "zh", "ja", "ko", "tr", "el", "sv", "da", "no", "fi", "cs", "hu", "ro", "he", "hi", "la", "eo", "lb", "uk"]
-const languageNames: ReadonlyMap<string, string> = new Map(
-  ["en", "de", "fr", "es"].flatMap((display) => {
-    const names = new Intl.DisplayNames([display], { type: "language" })
-    return LANGUAGE_CODES.flatMap((code) => {
-      const name = names.of(code)
-      return name ? [[Vocabulary.normalize(name).trim(), code] as const] : []
-    })
-  }).concat(LANGUAGE_CODES.flatMap((code) => {
-    const own = new Intl.DisplayNames([code], { type: "language" }).of(code)
-    return own ? [[Vocabulary.normalize(own).trim(), code] as const] : []
-  }))
-)
+// Built on first use, not when the server loads autofill.
+let languageNames: ReadonlyMap<string, string> | undefined
+const namesOfLanguages = (): ReadonlyMap<string, string> =>
+  languageNames ??= new Map(
+    ["en", "de", "fr", "es"].flatMap((display) => {
+      const names = new Intl.DisplayNames([display], { type: "language" })
+      return LANGUAGE_CODES.flatMap((code) => {
+        const name = names.of(code)
+        return name ? [[Vocabulary.normalize(name).trim(), code] as const] : []
+      })
+    }).concat(LANGUAGE_CODES.flatMap((code) => {
+      const own = new Intl.DisplayNames([code], { type: "language" }).of(code)
+      return own ? [[Vocabulary.normalize(own).trim(), code] as const] : []
+    }))
+  )
 
 /** The language a caption names ("Deutsch", "allemand", "German" → `de`), or undefined. */
-export const languageOf = (caption: string): string | undefined => languageNames.get(Vocabulary.normalize(caption).trim())
+export const languageOf = (caption: string): string | undefined => namesOfLanguages().get(Vocabulary.normalize(caption).trim())
 
 /** The languages a list names ("français, allemand et anglais" → fr, de, en). */
 export const languagesIn = (list: string): ReadonlySet<string> =>

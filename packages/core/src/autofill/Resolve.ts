@@ -40,7 +40,7 @@ const kindsOf = (text: string): ReadonlySet<number> => {
 }
 
 /** Whether a field has a label of its own, not just its PDF name. */
-const labelled = (field: FormField): boolean =>
+const hasOwnLabel = (field: FormField): boolean =>
   field.name.trim() !== "" && Vocabulary.normalize(field.name) !== Vocabulary.normalize(partialName(field.form_name))
 
 /** Whether `below` sits right under `above`, over most of its width. */
@@ -283,6 +283,13 @@ const familyFirst = (
   return undefined
 }
 
+/** The distinct own labels, normalised, of the fields of each key. */
+const labelsBy = (fields: ReadonlyArray<FormField>, keyOf: (field: FormField) => string): Map<string, Set<string>> => {
+  const labels = new Map<string, Set<string>>()
+  for (const f of fields) labels.set(keyOf(f), (labels.get(keyOf(f)) ?? new Set()).add(Vocabulary.normalize(ownLabel(f.name))))
+  return labels
+}
+
 /** Whose contact box a field is: type, role, dependent number, and for other people their kind. */
 const contactKey = (f: FormField): string => {
   const sem = f.semantic!
@@ -307,12 +314,10 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
   // Several contact boxes of one owner under different labels ("Phone no" twice, "Home phone" and
   // "Work phone"): which one is the person's own line is in doubt, so none is filled; unless one
   // box is the plain or daytime line and the others say what else they are ("Mobile", "Evening").
-  const contactLabels = new Map<string, Set<string>>()
-  for (const f of fields) {
-    const sem = f.semantic
-    if (!sem || !["phone", "fax", "email"].includes(sem.type) || sem.format?.segment) continue
-    contactLabels.set(contactKey(f), (contactLabels.get(contactKey(f)) ?? new Set()).add(Vocabulary.normalize(ownLabel(f.name))))
-  }
+  const contactLabels = labelsBy(
+    fields.filter((f) => f.semantic && ["phone", "fax", "email"].includes(f.semantic.type) && !f.semantic.format?.segment),
+    contactKey
+  )
   const contactInDoubt = (field: FormField) => {
     const labels = contactLabels.get(contactKey(field))
     if (!labels || labels.size <= 1) return false
@@ -321,15 +326,10 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
   }
   // An owner with a US box and a foreign one for the same part ("State" and "Province", "ZIP
   // Code" and "Postal Code"): whether this is the US one, so an address goes to the boxes of its country.
-  const placeBoxLabels = new Map<string, Set<string>>()
-  for (const f of fields) {
-    if (f.semantic?.type !== "state" && f.semantic?.type !== "postal_code") continue
-    const key = `${f.semantic.type}|${f.semantic.role}|${f.semantic.dependent_index ?? ""}`
-    placeBoxLabels.set(key, (placeBoxLabels.get(key) ?? new Set()).add(Vocabulary.normalize(ownLabel(f.name))))
-  }
+  const placeKey = (f: FormField) => `${f.semantic!.type}|${f.semantic!.role}|${f.semantic!.dependent_index ?? ""}`
+  const placeBoxLabels = labelsBy(fields.filter((f) => f.semantic?.type === "state" || f.semantic?.type === "postal_code"), placeKey)
   const domesticBox = (f: FormField): boolean | undefined => {
-    const sem = f.semantic!
-    const labels = placeBoxLabels.get(`${sem.type}|${sem.role}|${sem.dependent_index ?? ""}`)
+    const labels = placeBoxLabels.get(placeKey(f))
     if (!labels || labels.size < 2) return undefined
     const us = [...labels].map((l) => usPlaceWords.test(l))
     if (!us.includes(true) || !us.includes(false)) return undefined
@@ -352,17 +352,17 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
   const others = fields.filter((f) => f.semantic?.role === "other").sort((a, b) => a.page - b.page || b.rect[3] - a.rect[3] || a.rect[0] - b.rect[0])
   for (const f of others) {
     const own = ownKinds(f)
-    const neighbour = own.size > 0 ? undefined : others.filter((o) => inheritedKinds.has(o) && (inheritedKinds.get(o)?.size ?? 0) > 0 && leadsTo(o, f))
+    const neighbour = own.size > 0 ? undefined : others.filter((o) => (inheritedKinds.get(o)?.size ?? 0) > 0 && leadsTo(o, f))
       .sort((a, b) => distance(a, f) - distance(b, f))[0]
     inheritedKinds.set(f, neighbour ? inheritedKinds.get(neighbour)! : own)
   }
   const owns = (field: FormField, fact: TypedFact) => sameOwner(field, fact, (f) => inheritedKinds.get(f) ?? ownKinds(f))
-  // Owners with a second address line box.
-  // A box without a label of its own right under an owner's street box continues it.
+  // Owners with a second address line: a box so named, or a box without a label of its own right
+  // under an owner's street box, which continues it.
   const streets = fields.filter((f) => f.semantic?.type === "street_address")
   const continuations = new Set(
     fields.filter((f) =>
-      f.form_type === "Text" && f.semantic?.type === "unknown" && !labelled(f) &&
+      f.form_type === "Text" && f.semantic?.type === "unknown" && !hasOwnLabel(f) &&
       streets.some((s) => s.semantic!.role === f.semantic!.role && stackedUnder(s, f))
     )
   )
@@ -372,18 +372,18 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
   // Facts of the holder's own, by type: an organisation's facts fill the holder's fields only where
   // the holder has none of that kind.
   const holderTypes = new Set(facts.filter((f) => f.role === "self").map((f) => f.type))
+  const organizationMayFill = (field: FormField, type: SemanticType) =>
+    field.semantic?.role === "self" && !holderTypes.has(type) && mayBeOrganization(field)
+  // Whose facts answer a question: the field's owner, or an organisation where it may file.
+  const answerable = (field: FormField, fact: TypedFact) => owns(field, fact) || (fact.role === "employer" && organizationMayFill(field, fact.type))
   for (const field of fields) {
-    const sem = field.semantic
-    if (sem && (contactInDoubt(field) || secondaryBlock(field))) continue
-    const heading = lastHeading(field)
-    if (heading !== undefined && tables.has(heading) && field.semantic?.role !== "dependent") continue
     const semantic = field.semantic
+    if (semantic && (contactInDoubt(field) || secondaryBlock(field))) continue
+    const heading = lastHeading(field)
+    if (heading !== undefined && tables.has(heading) && semantic?.role !== "dependent") continue
     if (!semantic || field.read_only || field.form_type === "Signature" || field.form_type === "PushButton") continue
     if (semantic.role === "preparer" || semantic.role === "official") continue
     // A yes/no question, or a language box under "I speak", answered by a fact.
-    // An organisation may answer for the filer where a heading says it may file.
-    const answerable = (f: FormField, fact: TypedFact) =>
-      owns(f, fact) || (f.semantic?.role === "self" && fact.role === "employer" && !holderTypes.has(fact.type) && mayBeOrganization(f))
     const answer = Questions.answerYesNo(field, facts, answerable) ?? Questions.answerLanguage(field, facts)
     if (answer) {
       out.push({ field, ...answer })
@@ -425,7 +425,7 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
       if (named && written) out.push({ field, value: written.value, fact: named, transform: `the organisation's name (${written.transform})` })
       continue
     }
-    const organizationMayHold = semantic.role === "self" && !holderTypes.has(wanted) && mayBeOrganization(field)
+    const organizationMayHold = organizationMayFill(field, wanted)
     const domestic = domesticBox(field)
     for (const fact of facts) {
       if (fact.type !== wanted) continue

@@ -1,20 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Autofill from "../../src/autofill/Autofill.ts"
 import type { Fact } from "../../src/autofill/Fact.ts"
-import type { FieldSemantic, FormField } from "../../src/FormField.ts"
+import { formField } from "./support.ts"
 
-const field = (name: string, semantic: FieldSemantic | undefined, over: Partial<FormField> = {}): FormField => ({
-  id: `fld_${name.replace(/\W+/g, "_")}`,
-  name,
-  form_name: `form[0].${name.replace(/\W+/g, "_")}[0]`,
-  form_type: "Text",
-  page: 1,
-  rect: [0, 0, 10, 10],
-  required: false,
-  read_only: false,
-  ...(semantic ? { semantic } : {}),
-  ...over
-})
+const field = formField
 
 const doc = (source: string, pairs: Record<string, string>): Autofill.Source => ({
   _tag: "Document",

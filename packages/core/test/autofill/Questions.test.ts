@@ -1,26 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { TypedFact } from "../../src/autofill/Facts.ts"
 import { fromProse } from "../../src/autofill/Prose.ts"
 import { answerLanguage, answerYesNo, languagesIn } from "../../src/autofill/Questions.ts"
 import type { FieldSemantic, FormField } from "../../src/FormField.ts"
+import { formField, typedFact } from "./support.ts"
 
-const box = (name: string, semantic: Partial<FieldSemantic> = {}, over: Partial<FormField> = {}): FormField => ({
-  id: `fld_${name}`,
-  name,
-  form_name: `form[0].${name.replace(/\W+/g, "_")}[0]`,
-  form_type: "CheckBox",
-  page: 1,
-  rect: [0, 0, 10, 10],
-  required: false,
-  read_only: false,
-  options: [{ label: "Yes", value: "Y" }, { label: "No", value: "N" }],
-  semantic: { type: "unknown", role: "self", ...semantic },
-  ...over
-})
+const box = (name: string, semantic: Partial<FieldSemantic> = {}, over: Partial<FormField> = {}): FormField =>
+  formField(name, { type: "unknown", role: "self", ...semantic }, {
+    form_type: "CheckBox",
+    options: [{ label: "Yes", value: "Y" }, { label: "No", value: "N" }],
+    ...over
+  })
 
-const fact = (type: TypedFact["type"], value: string, over: Partial<TypedFact> = {}): TypedFact => ({
-  type, role: "self", value, source: "profile:p", confidence: 0.9, evidence: `test ${type}`, ...over
-})
+const fact = typedFact
 
 describe("Questions.answerYesNo", () => {
   it("answers whether a person was ever married, is a U.S. citizen, or ever had a passport, with the box's own on-state", () => {

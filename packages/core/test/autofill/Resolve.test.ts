@@ -3,29 +3,10 @@ import type { TypedFact } from "../../src/autofill/Facts.ts"
 import { formatDate } from "../../src/autofill/Format.ts"
 import { resolve, uncertain } from "../../src/autofill/Resolve.ts"
 import type { FieldSemantic, FormField } from "../../src/FormField.ts"
+import { formField, typedFact } from "./support.ts"
 
-const field = (name: string, semantic: FieldSemantic, over: Partial<FormField> = {}): FormField => ({
-  id: `fld_${name}_${semantic.type}_${JSON.stringify(semantic.format ?? {})}`,
-  name,
-  form_name: `form[0].${name.replace(/\W+/g, "_")}[0]`,
-  form_type: "Text",
-  page: 1,
-  rect: [0, 0, 10, 10],
-  required: false,
-  read_only: false,
-  semantic,
-  ...over
-})
-
-const fact = (type: TypedFact["type"], value: string, over: Partial<TypedFact> = {}): TypedFact => ({
-  type,
-  role: "self",
-  value,
-  source: "profile:p",
-  confidence: 0.9,
-  evidence: `test ${type}`,
-  ...over
-})
+const field = (name: string, semantic: FieldSemantic, over: Partial<FormField> = {}) => formField(name, semantic, over)
+const fact = typedFact
 
 const values = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<TypedFact>) =>
   Object.fromEntries(resolve(fields, facts).map((r) => [r.field.id, r.value]))
