@@ -20,6 +20,9 @@ export interface Heading {
 // "Part 2", "Section B", "Step 3", "Schedule A", "Teil 1", "Abschnitt 2", "Partie 3", "Sección 4", "Parte 1", "Cadre A", "I." ...
 const NUMBERED = /^(?:part|section|step|schedule|chapter|teil|abschnitt|schritt|partie|section|rubrique|cadre|volet|seccion|parte|apartado|paso|capitulo|bloque)\s+(?:[0-9]{1,2}[a-z]?|[ivxlc]{1,5}|[a-z])\b/i
 const ROMAN = /^[IVX]{1,4}[.)]\s+\p{L}/u
+const ROMAN_NUMBER = /^[IVX]{1,4}[.)]/
+// A heading that is a number and nothing more so far ("Part 3."), its title on the next line.
+const NUMBERED_ONLY = /^(?:part|section|step|schedule|teil|abschnitt|partie|parte|sección|seccion)\s+\S+$/i
 // "H) Désignation de l'employeur", "B. Angaben zum Arbeitgeber": a lettered block of a form.
 const LETTERED = /^[A-Z][.)]\s+\p{L}{2}/u
 
@@ -58,7 +61,38 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     // A sentence is not a heading, however it is set; nor is the middle of one.
     if (!numbered && /[.;,]$/.test(text) && words.length > 6) continue
     if (!numbered && !/^[\p{Lu}\p{N}(]/u.test(text)) continue
+    // A number with no title ("Part 3. (select only one box):" refers to a part, it does not open one).
+    if (numbered && !/\p{L}{2}/u.test(text.replace(NUMBERED, "").replace(ROMAN_NUMBER, "").replace(/\([^)]*\)/g, ""))) continue
     out.push({ text, rect: p, size: p.size, level: numbered ? 1 : 2 })
+  }
+  return joinWrapped(out)
+}
+
+/**
+ * A heading set on two or three lines ("Part 1. Information About the Person or" over
+ * "Organization Filing This Petition") is one heading: a line right under another, starting in
+ * its column, in its size, when the line above does not end a sentence.
+ */
+const joinWrapped = (found: ReadonlyArray<Heading>): Array<Heading> => {
+  const topFirst = [...found].sort((a, b) => b.rect.y1 - a.rect.y1 || a.rect.x1 - b.rect.x1)
+  const used = new Set<Heading>()
+  const out: Array<Heading> = []
+  for (const head of topFirst) {
+    if (used.has(head)) continue
+    let joined = head
+    for (let guard = 0; guard < 3; guard++) {
+      const last = joined
+      if (/[.:;?!]$/.test(last.text) && !NUMBERED_ONLY.test(last.text)) break
+      const next = topFirst.find((h) =>
+        !used.has(h) && h !== head && h.level === 2 && Math.abs(h.rect.x1 - last.rect.x1) <= 3 && Math.abs(h.size - last.size) <= 0.6 &&
+        h.rect.y2 < last.rect.y1 + 0.5 * last.size && last.rect.y1 - h.rect.y2 <= 0.7 * last.size
+      )
+      if (!next) break
+      used.add(next)
+      const rect = { x1: Math.min(last.rect.x1, next.rect.x1), y1: next.rect.y1, x2: Math.max(last.rect.x2, next.rect.x2), y2: last.rect.y2 }
+      joined = { text: `${last.text} ${next.text}`, rect, size: last.size, level: head.level }
+    }
+    out.push(joined)
   }
   return out
 }
@@ -73,7 +107,8 @@ export const sectionOf = (rect: Rect, pageHeadings: ReadonlyArray<Heading>, carr
   // of it; a numbered part covers everything after it that starts to its right.
   const covers = (h: Heading) => h.rect.x1 <= rect.x2 && (h.level === 1 || h.rect.x2 >= rect.x1 - 160)
   const above = pageHeadings.filter((h) => h.rect.y1 >= rect.y2 - 2 && covers(h)).sort((a, b) => a.rect.y1 - b.rect.y1)
-  const part = above.find((h) => h.level === 1) ?? carried
+  // On a page of two columns, the part printed over the field's own column, however near the other one's.
+  const part = above.find((h) => h.level === 1 && h.rect.x2 > rect.x1) ?? above.find((h) => h.level === 1) ?? carried
   const nearest = above[0]
   const path: Array<Heading> = []
   if (part) path.push(part)

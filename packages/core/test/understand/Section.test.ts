@@ -2,6 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Section from "../../src/understand/Section.ts"
 import { box, page, run } from "./support.ts"
 
+// Body text, so that the headings are larger than most of the page.
+const body = [300, 288, 276].map((y) => run("Fill in every line of this part with the details the person has on record.", 40, y))
+
 describe("Section.headings", () => {
   it("finds numbered parts, capitals and larger text, not labels before a box", () => {
     const phrases = page(
@@ -17,6 +20,27 @@ describe("Section.headings", () => {
       ["Part 3. Information About Your Spouse", 1],
       ["Mailing Address", 2],
       ["EMERGENCY CONTACT", 2]
+    ])
+  })
+})
+
+describe("Section.headings, wrapped", () => {
+  it("joins a heading set on several lines, and not the heading of the next block", () => {
+    const phrases = page(
+      run("Part 1. Information About the Person or", 40, 740, 12),
+      run("Organization Filing This Petition", 40, 726, 12),
+      run("Other Information", 320, 739, 12),
+      run("Mailing Address", 40, 660, 12),
+      run("Part 3. (select only one box):", 320, 600),
+      run("Part 4. Processing", 40, 560, 12),
+      run("Information", 40, 546, 12),
+      ...body
+    )
+    expect(Section.headings(phrases, []).map((h) => [h.text, h.level])).toEqual([
+      ["Part 1. Information About the Person or Organization Filing This Petition", 1],
+      ["Other Information", 2],
+      ["Mailing Address", 2],
+      ["Part 4. Processing Information", 1]
     ])
   })
 })
