@@ -165,7 +165,11 @@ const whose = (field: FormField) => {
  * field over, so this asks the same questions in the same order: the field's own kind, then its
  * meaning, then the facts of that meaning and person.
  */
-const reasonFor = (field: FormField, typed: ReadonlyArray<Facts.TypedFact>): { reason: UnfilledReason; detail: string } => {
+const reasonFor = (
+  field: FormField,
+  typed: ReadonlyArray<Facts.TypedFact>,
+  alternates: ReadonlySet<string>
+): { reason: UnfilledReason; detail: string } => {
   const semantic = field.semantic
   if (field.read_only) return { reason: "read_only", detail: "The field is read-only." }
   if (field.form_type === "Signature" || (semantic !== undefined && signatureTypes.has(semantic.type))) {
@@ -178,7 +182,7 @@ const reasonFor = (field: FormField, typed: ReadonlyArray<Facts.TypedFact>): { r
     return { reason: "uncertain_meaning", detail: "What the field asks for is not known, and no source has a value under its name." }
   }
   if (semantic.type === "date") return { reason: "uncertain_meaning", detail: "The field asks for a date without saying which one." }
-  const doubt = Resolve.uncertainty(field)
+  const doubt = Resolve.uncertainty(field, alternates)
   if (doubt !== undefined) {
     return { reason: "uncertain_meaning", detail: `The field's label leaves in doubt whether it asks for the ${words(semantic.type)} of ${whose(field)}: ${doubt}.` }
   }
@@ -247,8 +251,9 @@ export const plan = (input: Input): Plan => {
     }))
   ]
   const matched = new Set(matches.map((m) => m.field.id))
+  const alternates = Resolve.alternateAddresses(fields)
   const reasons = new Map(
-    fields.filter((f) => !matched.has(f.id) && f.form_type !== "PushButton").map((f) => [f.id, reasonFor(f, typed)] as const)
+    fields.filter((f) => !matched.has(f.id) && f.form_type !== "PushButton").map((f) => [f.id, reasonFor(f, typed, alternates)] as const)
   )
   const conflicts = new Map(resolved.flatMap((r) => {
     const conflict = conflictOf(r, typed)

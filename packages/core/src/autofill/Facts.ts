@@ -97,6 +97,23 @@ export const usStateNamePattern = Object.keys(usStates)
   .map((s) => s.replace(/ /g, "\\s+"))
   .join("|")
 
+/**
+ * The country a place names last ("Lyon, France", "Duluth, Minnesota": a US state is in the
+ * United States), as written; undefined when its last part names no country, or names a country
+ * and a state alike ("Georgia").
+ */
+export const countryOfPlace = (place: string): string | undefined => {
+  const last = place.split(",").at(-1)!.trim()
+  if (last === "") return undefined
+  // "Chicago, IL": a two-letter code after a city is a US state's ("CA" is not Canada there).
+  if (/^[A-Z]{2}$/.test(last)) return usStateCode(last) !== undefined && place.includes(",") ? "United States" : undefined
+  const country = Phones.countryCode(last) !== undefined
+  const state = usStateCode(last) !== undefined
+  if (country && state) return undefined
+  if (country) return last
+  return state && place.includes(",") ? "United States" : undefined
+}
+
 export interface AddressParts {
   readonly street?: string
   readonly unit?: string
@@ -326,6 +343,9 @@ export const derive = (facts: ReadonlyArray<TypedFact>): ReadonlyArray<TypedFact
     if (given && middle) push("given_name_and_middle_initial", `${given.value} ${middle.value.charAt(0).toUpperCase()}`, [given, middle], "given name and middle initial")
     if (given && !middle && family) push("given_name_and_middle_initial", given.value, [given], "given name, no middle name")
     if (given && family) push("full_name", [given.value, middle?.value, family.value].filter(Boolean).join(" "), [given, ...(middle ? [middle] : []), family], "full name")
+    const birthPlace = first("birth_place")
+    const birthCountry = birthPlace ? countryOfPlace(birthPlace.value) : undefined
+    if (birthPlace && birthCountry) push("birth_country", birthCountry, [birthPlace], "country of the place of birth")
     const city = first("city"), state = first("state"), postal = first("postal_code")
     if (city && state && postal) push("city_state_postal", `${city.value}, ${state.value} ${postal.value}`, [city, state, postal], "city, state ZIP")
     const street = first("street_address"), unit = first("unit")

@@ -106,6 +106,7 @@ const partialName = (formName: string) =>
   (formName.split(".").pop() ?? formName).replace(/\[\d+\]/g, " ").replace(/([\p{Ll}\d])(\p{Lu})/gu, "$1 $2").replace(/_/g, " ").trim()
 
 // Places that are not the holder's own address or organisation: where something happened or is done.
+const onlyIfDifferent = / (?:only )?if (?:it is |this is )?different from|only if different|if not the same as|falls abweichend|wenn abweichend|si differente?s? de|seulement si differente?|si es distint[ao]|si es diferente|solo si difiere / 
 const otherPlaces = / (?:facility|worksite|work site|site|location|establishment|premises|lieu de travail|arbeitsort|etablissement) /
 // Second values: a person's facts are their primary ones.
 const secondValues = / (?:additional|alternate|alternative|other|secondary|previous|former|prior|most recent|weitere|autres?|otros?|anciens?) /
@@ -125,7 +126,7 @@ const numberTypes: ReadonlySet<SemanticType> = new Set([
  * it names another person than the understood role, another meaning, a second value or address
  * line, an organisation, or a possessive of someone who is not the holder.
  */
-export const uncertainty = (field: FormField): string | undefined => {
+export const uncertainty = (field: FormField, alternates: ReadonlySet<string> = new Set()): string | undefined => {
   const semantic = field.semantic!
   const labelled = field.name.trim() !== "" && field.name !== "undefined"
   const partial = partialName(field.form_name)
@@ -150,6 +151,7 @@ export const uncertainty = (field: FormField): string | undefined => {
     if (otherPlaces.test(whole)) return "another place than the holder's"
     if (hasSecondValue(whole)) return "a second value"
   }
+  if (alternates.has(addressBlockKey(field))) return "asked for only when it differs from an address given elsewhere"
   // "Name and address of the body that pays your benefits": an organisation's, not the holder's.
   if (semantic.role === "self" && !organizationTypes.has(semantic.type) && organizationWords.test(text)) return "the label names an organisation"
   if (numberWords.test(text) && !numberTypes.has(semantic.type) && !isDateType(semantic.type) && semantic.type !== "street_address") return "the label asks for a number"
@@ -176,6 +178,23 @@ export const uncertainty = (field: FormField): string | undefined => {
 
 /** Whether the field's meaning or owner is in doubt (`uncertainty` says why). */
 export const uncertain = (field: FormField): boolean => uncertainty(field) !== undefined
+
+/** An address block: the address fields of one owner under one section heading. */
+const addressBlockKey = (field: FormField): string =>
+  field.semantic && addressPartTypes.has(field.semantic.type) ? `${field.semantic.role}|${(field.semantic.section ?? []).join(" › ")}` : ""
+
+/**
+ * The address blocks a form asks for only when they differ from another address ("Physical
+ * Address: provide this information only if different from your mailing address"), by
+ * `addressBlockKey`: the holder has one address in the sources, already written where it is
+ * asked for. The words may be on any field of the block (its first one's /TU) or its heading.
+ */
+export const alternateAddresses = (fields: ReadonlyArray<FormField>): ReadonlySet<string> =>
+  new Set(
+    fields
+      .filter((f) => addressBlockKey(f) !== "" && onlyIfDifferent.test(Vocabulary.normalize([f.name, ...(f.semantic!.section ?? [])].join(" . "))))
+      .map(addressBlockKey)
+  )
 
 /**
  * What kind of line a contact box's label asks for: a mobile, an evening, a work or home line, or
@@ -305,6 +324,7 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
   const tables = new Set(
     fields.filter((f) => / row ?\d+ |row\d+ /.test(Vocabulary.normalize(`${f.name} ${partialName(f.form_name)}`))).flatMap((f) => lastHeading(f) ?? [])
   )
+  const alternates = alternateAddresses(fields)
   const houseBoxes = new Set(fields.filter((f) => f.semantic?.type === "house_number").map((f) => f.semantic!.role))
   const unitBoxes = new Set(fields.filter((f) => f.semantic?.type === "unit").map((f) => f.semantic!.role))
   // Owners whose city or postal code has a box of its own: their street boxes take the street only.
@@ -367,7 +387,7 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
     )
   )
   const secondLineOwners = new Set(
-    [...streets.filter((f) => uncertainty(f) === secondLineDoubt), ...continuations].map((f) => f.semantic!.role)
+    [...streets.filter((f) => uncertainty(f, alternates) === secondLineDoubt), ...continuations].map((f) => f.semantic!.role)
   )
   // Facts of the holder's own, by type: an organisation's facts fill the holder's fields only where
   // the holder has none of that kind.
@@ -394,7 +414,7 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
     // A bare "date" says not which one.
     if (semantic.type === "date") continue
     if (field.form_type !== "Text" && field.form_type !== "ComboBox" && !choiceTypes.has(semantic.type)) continue
-    const doubt = continuations.has(field) ? secondLineDoubt : uncertainty(field)
+    const doubt = continuations.has(field) ? secondLineDoubt : uncertainty(field, alternates)
     // An address written on two lines with no city or postal box for its owner: the first line
     // takes the street, the second the place ("57100 Thionville", "Naperville, IL 60564").
     const twoLines = (semantic.type === "street_address" || continuations.has(field)) && !placeBoxes.has(semantic.role) && secondLineOwners.has(semantic.role)

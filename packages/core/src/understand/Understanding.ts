@@ -298,7 +298,7 @@ export const understand = (
   const explicit = names.map((l) => Vocabulary.roleOf(l.found?.text ?? l.label))
   const inRow = withRowRoles(inputs, semantics, explicit)
   const representatives = names.map((l) => Vocabulary.namesRepresentative(l.found?.text ?? l.label))
-  const inBlock = withSigningBlockRoles(inputs, inRow, explicit, representatives)
+  const inBlock = withSignerRoles(inputs, withSigningBlockRoles(inputs, inRow, explicit, representatives), explicit, layouts)
   return withRowIndexes(inputs, inBlock).map((semantic, i) => ({
     label: qualifiedNames[i]!,
     source: labels[i]!.source,
@@ -444,23 +444,63 @@ const withSigningBlockRoles = (
   explicit: ReadonlyArray<Vocabulary.Role | undefined>,
   representatives: ReadonlyArray<boolean>
 ): ReadonlyArray<Semantic.FieldSemantic> => {
+  const representative = new Set(representatives.flatMap((r, i) => (r && semantics[i]!.role === "other" ? [i] : [])))
+  return extendBlocks(inputs, semantics, explicit, representative, (s) => SIGNING_BLOCK_TYPES.has(s.type))
+}
+
+/** How far under a signer's signature line its block reaches, in points (three lines of a form). */
+const SIGNER_BLOCK_REACH = 60
+
+/**
+ * The block under a signature line that names another party ("Buyer's Signature ___ Date ___ /
+ * Print Name ___ / Driver's License Number ___ State ___", a witness's, a parent's): its boxes
+ * are that party's when their own labels name nobody. The nearest signature line above a box
+ * decides, so the seller's block under the buyer's is the seller's.
+ */
+const withSignerRoles = (
+  inputs: ReadonlyArray<FieldInput>,
+  semantics: ReadonlyArray<Semantic.FieldSemantic>,
+  explicit: ReadonlyArray<Vocabulary.Role | undefined>,
+  layouts: ReadonlyMap<number, PageLayout>
+): ReadonlyArray<Semantic.FieldSemantic> =>
+  semantics.map((s, i) => {
+    const w = inputs[i]!.widgets[0]
+    const layout = w ? layouts.get(w.page) : undefined
+    if (!w || !layout || explicit[i] !== undefined || s.role !== "self") return s
+    const line = layout.phrases
+      .filter((p) => p.y1 >= w.rect.y2 - 2 && p.y1 - w.rect.y2 <= SIGNER_BLOCK_REACH && p.x1 <= w.rect.x2 && SIGNATURE_WORD.test(p.text))
+      .sort((a, b) => a.y1 - b.y1)[0]
+    return line && Vocabulary.roleOf(line.text) === "other" ? { ...s, role: "other" } : s
+  })
+
+/**
+ * Gives the boxes right under a block's boxes (`seeds`) the role of the box above them, line by
+ * line down the page, when their own labels name nobody and `takes` their meaning.
+ */
+const extendBlocks = (
+  inputs: ReadonlyArray<FieldInput>,
+  semantics: ReadonlyArray<Semantic.FieldSemantic>,
+  explicit: ReadonlyArray<Vocabulary.Role | undefined>,
+  seeds: ReadonlySet<number>,
+  takes: (semantic: Semantic.FieldSemantic) => boolean
+): ReadonlyArray<Semantic.FieldSemantic> => {
   const out = [...semantics]
-  const inBlock = new Set(representatives.flatMap((r, i) => (r && semantics[i]!.role === "other" ? [i] : [])))
-  if (inBlock.size === 0) return out
+  if (seeds.size === 0) return out
+  const inBlock = new Set(seeds)
   // Top to bottom, so a block extends one line at a time.
   const order = inputs
     .map((input, i) => ({ i, w: input.widgets[0] }))
     .filter((x): x is { i: number; w: WidgetPlace } => x.w !== undefined)
     .sort((a, b) => a.w.page - b.w.page || b.w.rect.y2 - a.w.rect.y2)
   for (const { i, w } of order) {
-    if (explicit[i] !== undefined || !SIGNING_BLOCK_TYPES.has(out[i]!.type)) continue
+    if (inBlock.has(i) || explicit[i] !== undefined || !takes(out[i]!)) continue
     const h = w.rect.y2 - w.rect.y1
     const above = order.find(({ i: j, w: v }) =>
       inBlock.has(j) && v.page === w.page && v.rect.y1 >= w.rect.y2 - 2 && v.rect.y1 - w.rect.y2 <= 2 * h &&
       v.rect.x1 <= w.rect.x2 && w.rect.x1 <= v.rect.x2
     )
     if (!above) continue
-    out[i] = { ...out[i]!, role: "other" }
+    out[i] = { ...out[i]!, role: out[above.i]!.role }
     inBlock.add(i)
   }
   return out

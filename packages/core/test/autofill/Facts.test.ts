@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { fromRecord } from "../../src/autofill/Fact.ts"
-import { derive, fromFacts, parseAddress, parseDate, splitName, type TypedFact } from "../../src/autofill/Facts.ts"
+import { countryOfPlace, derive, fromFacts, parseAddress, parseDate, splitName, type TypedFact } from "../../src/autofill/Facts.ts"
 
 const pick = (facts: ReadonlyArray<TypedFact>) => facts.map((f) => [f.role, f.dependent_index ?? null, f.type, f.value])
 const has = (facts: ReadonlyArray<TypedFact>, role: string, type: string, value: string, dependent?: number) =>
@@ -47,6 +47,22 @@ describe("Facts.parseAddress", () => {
   it("leaves addresses of unclear shape whole", () => {
     expect(parseAddress("Somewhere near the old mill")).toBeUndefined()
     expect(parseAddress("Springfield, OH 45501")).toBeUndefined()
+  })
+})
+
+describe("Facts.countryOfPlace", () => {
+  it("gives the country a place of birth names last, a US state's being the United States", () => {
+    expect(countryOfPlace("Lyon, France")).toBe("France")
+    expect(countryOfPlace("Duluth, Minnesota")).toBe("United States")
+    expect(countryOfPlace("Deutschland")).toBe("Deutschland")
+    expect(countryOfPlace("Springfield")).toBeUndefined()
+    expect(countryOfPlace("Georgia")).toBeUndefined()
+    expect(countryOfPlace("Los Angeles, CA")).toBe("United States")
+  })
+
+  it("derives the country of birth from the place of birth", () => {
+    const facts = fromFacts(fromRecord({ "Place of birth": "Duluth, Minnesota" }, "profile:p", 0.9))
+    expect(has(facts, "self", "birth_country", "United States")).toBe(true)
   })
 })
 

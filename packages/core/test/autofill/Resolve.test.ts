@@ -234,6 +234,19 @@ describe("Resolve.resolve: names family first, address blocks and other people's
     expect(values(fields.slice(1), [fact("city", "Springfield")])).toEqual({ permanent: "Springfield" })
   })
 
+  it("leaves an address block asked for only when it differs from another address empty", () => {
+    const section = ["Part 1. Information About You", "Physical Address"]
+    const fields = [
+      field("Street Number and Name", { type: "street_address", role: "self", section: ["Part 1. Information About You", "Mailing Address"] }),
+      field("Provide this information only if different from your mailing address. Street Number and Name", { type: "street_address", role: "self", section }, { id: "physical-street" }),
+      field("City or Town", { type: "city", role: "self", section }, { id: "physical-city" })
+    ]
+    const got = values(fields, [fact("street_address", "12 Elm Street"), fact("city", "Springfield")])
+    expect(got[fields[0]!.id]).toBe("12 Elm Street")
+    expect(got["physical-street"]).toBeUndefined()
+    expect(got["physical-city"]).toBeUndefined()
+  })
+
   it("gives a box of another person that names nobody to the person of the box left of it", () => {
     const fields = [
       field("Emergency contact phone", { type: "phone", role: "other" }, { rect: [300, 300, 400, 320] }),
