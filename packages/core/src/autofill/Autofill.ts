@@ -168,7 +168,7 @@ const whose = (field: FormField) => {
 const reasonFor = (
   field: FormField,
   typed: ReadonlyArray<Facts.TypedFact>,
-  alternates: ReadonlySet<string>
+  doubts: Resolve.FormDoubts
 ): { reason: UnfilledReason; detail: string } => {
   const semantic = field.semantic
   if (field.read_only) return { reason: "read_only", detail: "The field is read-only." }
@@ -182,7 +182,7 @@ const reasonFor = (
     return { reason: "uncertain_meaning", detail: "What the field asks for is not known, and no source has a value under its name." }
   }
   if (semantic.type === "date") return { reason: "uncertain_meaning", detail: "The field asks for a date without saying which one." }
-  const doubt = Resolve.uncertainty(field, alternates)
+  const doubt = Resolve.uncertainty(field, doubts)
   if (doubt !== undefined) {
     return { reason: "uncertain_meaning", detail: `The field's label leaves in doubt whether it asks for the ${words(semantic.type)} of ${whose(field)}: ${doubt}.` }
   }
@@ -251,9 +251,9 @@ export const plan = (input: Input): Plan => {
     }))
   ]
   const matched = new Set(matches.map((m) => m.field.id))
-  const alternates = Resolve.alternateAddresses(fields)
+  const doubts = Resolve.formDoubts(fields)
   const reasons = new Map(
-    fields.filter((f) => !matched.has(f.id) && f.form_type !== "PushButton").map((f) => [f.id, reasonFor(f, typed, alternates)] as const)
+    fields.filter((f) => !matched.has(f.id) && f.form_type !== "PushButton").map((f) => [f.id, reasonFor(f, typed, doubts)] as const)
   )
   const conflicts = new Map(resolved.flatMap((r) => {
     const conflict = conflictOf(r, typed)

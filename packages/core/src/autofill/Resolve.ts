@@ -107,7 +107,7 @@ const partialName = (formName: string) =>
 
 // Places that are not the holder's own address or organisation: where something happened or is done.
 const onlyIfDifferent = / (?:only )?if (?:it is |this is )?different from|only if different|if not the same as|falls abweichend|wenn abweichend|si differente?s? de|seulement si differente?|si es distint[ao]|si es diferente|solo si difiere / 
-const otherPlaces = / (?:facility|worksite|work site|site|location|establishment|premises|lieu de travail|arbeitsort|etablissement) /
+const otherPlaces = / (?:facility|worksite|work site|site|location|establishment|premises|lieu de travail|arbeitsort|etablissement|court|tribunal|gericht|juzgado) /
 // Second values: a person's facts are their primary ones.
 const secondValues = / (?:additional|alternate|alternative|other|secondary|previous|former|prior|most recent|weitere|autres?|otros?|anciens?) /
 // Headings and instructions with those words that qualify no value ("Other Information",
@@ -126,7 +126,7 @@ const numberTypes: ReadonlySet<SemanticType> = new Set([
  * it names another person than the understood role, another meaning, a second value or address
  * line, an organisation, or a possessive of someone who is not the holder.
  */
-export const uncertainty = (field: FormField, alternates: ReadonlySet<string> = new Set()): string | undefined => {
+export const uncertainty = (field: FormField, doubts: FormDoubts = noDoubts): string | undefined => {
   const semantic = field.semantic!
   const labelled = field.name.trim() !== "" && field.name !== "undefined"
   const partial = partialName(field.form_name)
@@ -151,7 +151,8 @@ export const uncertainty = (field: FormField, alternates: ReadonlySet<string> = 
     if (otherPlaces.test(whole)) return "another place than the holder's"
     if (hasSecondValue(whole)) return "a second value"
   }
-  if (alternates.has(addressBlockKey(field))) return "asked for only when it differs from an address given elsewhere"
+  if (doubts.alternateAddresses.has(addressBlockKey(field))) return "asked for only when it differs from an address given elsewhere"
+  if (doubts.lists.has(field.id)) return "one line of a list asking for several values"
   // "Name and address of the body that pays your benefits": an organisation's, not the holder's.
   if (semantic.role === "self" && !organizationTypes.has(semantic.type) && organizationWords.test(text)) return "the label names an organisation"
   if (numberWords.test(text) && !numberTypes.has(semantic.type) && !isDateType(semantic.type) && semantic.type !== "street_address") return "the label asks for a number"
@@ -183,18 +184,57 @@ export const uncertain = (field: FormField): boolean => uncertainty(field) !== u
 const addressBlockKey = (field: FormField): string =>
   field.semantic && addressPartTypes.has(field.semantic.type) ? `${field.semantic.role}|${(field.semantic.section ?? []).join(" › ")}` : ""
 
-/**
- * The address blocks a form asks for only when they differ from another address ("Physical
- * Address: provide this information only if different from your mailing address"), by
- * `addressBlockKey`: the holder has one address in the sources, already written where it is
- * asked for. The words may be on any field of the block (its first one's /TU) or its heading.
- */
-export const alternateAddresses = (fields: ReadonlyArray<FormField>): ReadonlySet<string> =>
-  new Set(
+/** What the form as a whole puts in doubt, for `uncertainty`: computed once per form by `formDoubts`. */
+export interface FormDoubts {
+  /**
+   * The address blocks a form asks for only when they differ from another address ("Physical
+   * Address: provide this information only if different from your mailing address"), by
+   * `addressBlockKey`: the holder has one address in the sources, already written where it is
+   * asked for. The words may be on any field of the block (its first one's /TU) or its heading.
+   */
+  readonly alternateAddresses: ReadonlySet<string>
+  /**
+   * The ids of fields that are lines of one list ("I have resided at the following addresses:"
+   * then three lines): the same label, meaning and owner on one page. Which line holds the
+   * holder's one value, and what the others hold, is in doubt.
+   */
+  readonly lists: ReadonlySet<string>
+}
+
+const noDoubts: FormDoubts = { alternateAddresses: new Set(), lists: new Set() }
+
+export const formDoubts = (fields: ReadonlyArray<FormField>): FormDoubts => {
+  const alternateAddresses = new Set(
     fields
       .filter((f) => addressBlockKey(f) !== "" && onlyIfDifferent.test(Vocabulary.normalize([f.name, ...(f.semantic!.section ?? [])].join(" . "))))
       .map(addressBlockKey)
   )
+  const groups = new Map<string, Array<FormField>>()
+  for (const f of fields) {
+    const s = f.semantic
+    // Parts of one value (a date over three boxes, comb segments) are no list.
+    if (!s || s.type === "unknown" || s.format?.segment || f.name.trim() === "" || f.form_type !== "Text") continue
+    const label = Vocabulary.normalize(f.name.replace(/\[\d+\]\s*$/, "")).trim()
+    const key = [f.page, s.type, s.role, s.dependent_index ?? "", (s.section ?? []).join(" › "), label].join("|")
+    groups.set(key, [...(groups.get(key) ?? []), f])
+  }
+  // Lines of a list are boxes of one width stacked right under one another in one column.
+  const stacked = (upper: FormField, lower: FormField) => {
+    const [ux1, uy1, ux2] = upper.rect, [lx1, , lx2, ly2] = lower.rect
+    const height = upper.rect[3] - uy1
+    const gap = uy1 - ly2
+    return Math.abs(ux1 - lx1) <= 3 && Math.abs(ux2 - ux1 - (lx2 - lx1)) <= 0.1 * (ux2 - ux1) && gap >= -1 && gap <= 1.5 * height
+  }
+  const lists = new Set<string>()
+  for (const group of groups.values()) {
+    const topDown = [...group].sort((a, b) => b.rect[1] - a.rect[1])
+    topDown.forEach((f, i) => {
+      const next = topDown[i + 1]
+      if (next && stacked(f, next)) [f.id, next.id].forEach((id) => lists.add(id))
+    })
+  }
+  return { alternateAddresses, lists }
+}
 
 /**
  * What kind of line a contact box's label asks for: a mobile, an evening, a work or home line, or
@@ -324,7 +364,7 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
   const tables = new Set(
     fields.filter((f) => / row ?\d+ |row\d+ /.test(Vocabulary.normalize(`${f.name} ${partialName(f.form_name)}`))).flatMap((f) => lastHeading(f) ?? [])
   )
-  const alternates = alternateAddresses(fields)
+  const doubts = formDoubts(fields)
   const houseBoxes = new Set(fields.filter((f) => f.semantic?.type === "house_number").map((f) => f.semantic!.role))
   const unitBoxes = new Set(fields.filter((f) => f.semantic?.type === "unit").map((f) => f.semantic!.role))
   // Owners whose city or postal code has a box of its own: their street boxes take the street only.
@@ -387,7 +427,7 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
     )
   )
   const secondLineOwners = new Set(
-    [...streets.filter((f) => uncertainty(f, alternates) === secondLineDoubt), ...continuations].map((f) => f.semantic!.role)
+    [...streets.filter((f) => uncertainty(f, doubts) === secondLineDoubt), ...continuations].map((f) => f.semantic!.role)
   )
   // Facts of the holder's own, by type: an organisation's facts fill the holder's fields only where
   // the holder has none of that kind.
@@ -414,7 +454,7 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
     // A bare "date" says not which one.
     if (semantic.type === "date") continue
     if (field.form_type !== "Text" && field.form_type !== "ComboBox" && !choiceTypes.has(semantic.type)) continue
-    const doubt = continuations.has(field) ? secondLineDoubt : uncertainty(field, alternates)
+    const doubt = continuations.has(field) ? secondLineDoubt : uncertainty(field, doubts)
     // An address written on two lines with no city or postal box for its owner: the first line
     // takes the street, the second the place ("57100 Thionville", "Naperville, IL 60564").
     const twoLines = (semantic.type === "street_address" || continuations.has(field)) && !placeBoxes.has(semantic.role) && secondLineOwners.has(semantic.role)

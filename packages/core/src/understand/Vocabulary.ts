@@ -127,7 +127,7 @@ const rules: ReadonlyArray<Rule> = [
   { type: "signature", pattern: stems("signature", "sign here", "unterschrift", "firma\\b", "signe\\b", "signed\\b"), unless: stems("name of", "print", "typed", "nom\\b", "nombre", "name\\b") },
   { type: "birth_country", pattern: / (?:(?:country|land|staat|pays|pais|paese|nation)\w* (?:\w+ ){0,2}(?:of |de |du |der |des |di )?(?:birth|naissance|nacimiento|geburt|nascita)|geburtsland|birth country) / },
   { type: "birth_place", pattern: / (?:(?:place|city|town|country|lieu|ville|pays|lugar|ciudad|ort|land|staat|luogo|localidad|provincia|commune|state)\w* (?:\w+ ){0,3}(?:of |de |du |der |des |di )?(?:birth|naissance|nacimiento|geburt|nascita)|geburtsort|geburtsland|birthplace|born in|ne a|nee a|nacido en|nacida en) / },
-  { type: "birth_date", pattern: / (?:(?:date|fecha|data|datum|day|jour|dia) (?:\w+ ){0,2}(?:birth|naissance|nacimiento|nascimento|nascita|geboorte)|geburtsdatum|geburtstag|geb datum|dob|birth ?date|birthday|date de naiss\w*|fecha nac\w*|ne le|nee le|nacido el|nacida el|geboren am|born on) / },
+  { type: "birth_date", pattern: / (?:(?:date|fecha|data|datum|day|jour|dia) (?:\w+ ){0,2}(?:birth|naissance|nacimiento|nascimento|nascita|geboorte)|geburtsdatum|geburtstag|geb datum|dob|birth ?date|birthday|date de naiss\w*|fecha nac\w*|ne le|nee le|nacido el|nacida el|geboren am|born on) /, unless: / (?:\d+ ?(?:st|nd|rd|th)|eighteenth|twenty\w*|since (?:my |his |her |their )?(?:\w+ )?)birthday / },
   { type: "marriage_date", pattern: stems("date of marriage", "marriage date", "married on", "heiratsdatum", "datum der eheschliessung", "date du mariage", "date de mariage", "fecha de matrimonio", "fecha del matrimonio") },
   { type: "start_date", pattern: stems("first date of employment", "date of employment", "employment start", "start date", "starting date", "date hired", "hire date", "date of hire", "employed since", "eintrittsdatum", "beschaftigt seit", "date d embauche", "date d entree", "fecha de alta", "fecha de inicio", "fecha de ingreso") },
   { type: "end_date", pattern: stems("end date", "date of departure", "austrittsdatum", "date de sortie", "date de fin", "fecha de baja", "fecha de fin") },
@@ -159,7 +159,7 @@ const rules: ReadonlyArray<Rule> = [
   { type: "unit", pattern: stems("apt\\b", "apartment", "suite\\b", "ste\\b", "flr\\b", "floor\\b", "unit\\b", "wohnung", "appartement", "etage", "piso\\b", "departamento", "escalera", "puerta") },
   { type: "street_address", pattern: stems("street", "strasse", "str\\b", "rue\\b", "calle", "via\\b", "straat", "rua\\b", "address line 1\\b", "adresse ligne 1\\b", "home address", "mailing address", "residential address", "domicile", "domicilio", "adresse\\b(?! electronique)", "address\\b(?! line 2)", "anschrift", "direccion", "indirizzo") , unless: stems("e ?mail", "web", "city", "ville", "ort\\b", "address (?:\\w+ )?(?:state|zip|postal code|country|province)\\b") },
   { type: "county", pattern: stems("county", "landkreis", "kreis\\b", "departement", "comte\\b", "condado") },
-  { type: "state", pattern: stems("state\\b", "province", "provincia", "region", "bundesland", "canton", "kanton", "estado\\b", "etat\\b") , unless: stems("statement", "estado civil", "state of birth", "united states", "state\\w* (?:\\w+ ){0,2}(?:assigned|issued)", "state id\\b", "state identification") },
+  { type: "state", pattern: stems("state\\b", "province", "provincia", "region", "bundesland", "canton", "kanton", "estado\\b", "etat\\b") , unless: stems("statement", "estado civil", "state of birth", "united states", "state\\w* (?:\\w+ ){0,2}(?:assigned|issued)", "state id\\b", "state identification", "in the interest of") },
   { type: "city", pattern: stems("city", "town\\b", "ort\\b", "wohnort", "stadt", "gemeinde", "ville", "localite", "commune", "ciudad", "localidad", "municipio", "municipality", "citta", "comune", "plaats", "cidade", "lieu\\b") },
   { type: "country", pattern: stems("country", "land\\b", "staat\\b", "pays", "pais", "paese", "nation\\b") },
   { type: "nationality", pattern: stems("nationality", "citizenship", "staatsangehorigkeit", "nationalite", "nacionalidad", "cittadinanza", "nationaliteit") },
@@ -172,7 +172,7 @@ const rules: ReadonlyArray<Rule> = [
   { type: "occupation", pattern: stems("occupation", "profession", "job title", "title\\b", "position\\b", "beruf", "tatigkeit", "berufsbezeichnung", "emploi\\b", "fonction", "ocupacion", "profesion", "puesto", "cargo\\b") },
   { type: "employer", pattern: stems("employer", "arbeitgeber", "employeur", "empleador", "empresa en la que", "name of (?:your )?employer") },
   { type: "organization", pattern: stems("company", "business name", "organi[sz]ation", "firm\\b", "firma\\b", "unternehmen", "entreprise", "societe", "raison sociale", "empresa", "razon social", "institution", "agency name", "facility name", "name of (?:the )?(?:business|entity|facility)") },
-  { type: "full_name", pattern: stems("full name", "name\\b", "nom et prenom", "nom prenom", "nom\\b", "nombre y apellidos", "nombre completo", "apellidos y nombre", "vor und nachname", "vor und zuname", "name vorname", "nombre\\b", "nome\\b", "naam\\b", "printed name", "print name", "(?:form )?completed by", "person completing", "ausgefullt von", "rempli par", "cumplimentado por", "completado por"), unless: stems("care ?of", "c o\\b", "zu handen", "z hd\\b", "aux bons soins", "a l attention", "a la atencion", "company", "business", "organi[sz]ation", "employer", "street", "file name", "user ?name") },
+  { type: "full_name", pattern: stems("full name", "name\\b", "nom et prenom", "nom prenom", "nom\\b", "nombre y apellidos", "nombre completo", "apellidos y nombre", "vor und nachname", "vor und zuname", "name vorname", "nombre\\b", "nome\\b", "naam\\b", "printed name", "print name", "(?:form )?completed by", "person completing", "ausgefullt von", "rempli par", "cumplimentado por", "completado por"), unless: stems("care ?of", "c o\\b", "character", "pet\\b", "product", "project", "brand", "team\\b", "school", "bank\\b", "vessel", "zu handen", "z hd\\b", "aux bons soins", "a l attention", "a la atencion", "company", "business", "organi[sz]ation", "employer", "street", "file name", "user ?name") },
   { type: "date", pattern: dateWord }
 ]
 
@@ -416,7 +416,11 @@ const roleRules: ReadonlyArray<RoleRule> = [
       "respondent",
       "defendant",
       "designee\\w*",
-      "third party"
+      "third party",
+      "court address",
+      "address of (?:the )?court",
+      "court name",
+      "name of (?:the )?court"
     )
   }
 ]

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { TypedFact } from "../../src/autofill/Facts.ts"
 import { formatDate } from "../../src/autofill/Format.ts"
-import { resolve, uncertain } from "../../src/autofill/Resolve.ts"
+import { formDoubts, resolve, uncertain, uncertainty } from "../../src/autofill/Resolve.ts"
 import type { FieldSemantic, FormField } from "../../src/FormField.ts"
 import { formField, typedFact } from "./support.ts"
 
@@ -245,6 +245,16 @@ describe("Resolve.resolve: names family first, address blocks and other people's
     expect(got[fields[0]!.id]).toBe("12 Elm Street")
     expect(got["physical-street"]).toBeUndefined()
     expect(got["physical-city"]).toBeUndefined()
+  })
+
+  it("leaves the lines of a list empty: which one holds the holder's one value is in doubt", () => {
+    const line = (n: number) =>
+      field(`Street address [${n}]`, { type: "street_address", role: "self" }, { id: `line-${n}`, rect: [100, 500 - 20 * n, 500, 515 - 20 * n] })
+    expect(values([line(1), line(2), line(3)], [fact("street_address", "12 Elm Street")])).toEqual({})
+    // The same boxes side by side, or far apart, are no list.
+    const apart = [line(1), { ...line(2), rect: [100, 100, 500, 115] }]
+    expect(uncertainty(apart[0]!, formDoubts(apart))).toBeUndefined()
+    expect(uncertainty(line(1), formDoubts([line(1), line(2)]))).toBe("one line of a list asking for several values")
   })
 
   it("gives a box of another person that names nobody to the person of the box left of it", () => {

@@ -34,6 +34,8 @@ describe("Vocabulary.typeOf", () => {
     ["c/o name", "unknown"],
     ["State-assigned unique ID (if applicable)", "unknown"],
     ["State/Territory", "state"],
+    ["Since my 18th birthday, I have lived at", "unknown"],
+    ["Character name", "unknown"],
     // German
     ["Vorname", "given_name"],
     ["Nachname", "family_name"],
@@ -150,5 +152,12 @@ describe("Vocabulary.languageOf", () => {
       expect(Vocabulary.roleOf(text), text).toBe("other")
     }
     expect(Vocabulary.namesRepresentative("Company name")).toBe(false)
+  })
+})
+
+describe("Vocabulary.roleOf, places of others", () => {
+  it("gives a court's address and name to someone other than the holder", () => {
+    expect(Vocabulary.roleOf("Court Address")).toBe("other")
+    expect(Vocabulary.roleOf("Name of the court")).toBe("other")
   })
 })
