@@ -132,6 +132,34 @@ describe("Understanding.understand", () => {
     ])
   })
 
+  it("gives the boxes under a signature line that names another party to that party", () => {
+    const inputs = [
+      input("Text1", box(110, 600, 250, 614)),
+      input("Text2", box(170, 575, 300, 589)),
+      input("Text3", box(110, 500, 250, 514)),
+      // The holder's own block further down: no party named.
+      input("Text4", box(110, 400, 250, 414))
+    ]
+    const understood = Understanding.understand(
+      inputs,
+      text(
+        ["Buyer's Signature: ________________", 40, 630],
+        ["Print Name:", 40, 603],
+        ["Driver's License Number:", 40, 578],
+        ["Seller's Signature: ________________", 40, 530],
+        ["Print Name:", 40, 503],
+        ["Your Signature: ________________", 40, 430],
+        ["Print Name:", 40, 403]
+      )
+    )
+    expect(understood.map((u) => [u.label, u.semantic.type, u.semantic.role])).toEqual([
+      ["Print Name", "full_name", "other"],
+      ["Driver's License Number", "driver_license", "other"],
+      ["Print Name", "full_name", "other"],
+      ["Print Name", "full_name", "self"]
+    ])
+  })
+
   it("tells apart one label printed under two headings of a page", () => {
     const inputs = [input("a", box(120, 680, 300, 694)), input("b", box(120, 600, 300, 614))]
     const understood = Understanding.understand(
