@@ -34,9 +34,15 @@ const relationKinds: ReadonlyArray<RegExp> = [
   / (?:contact|kontakt\w*|ansprechpartner\w*|signator\w*|authori[sz]ed|zeichnungsberechtigt\w*|signataire|firmante|completed by|completing|ausgefullt von|rempli par|cumplimentado por|completado por) /
 ]
 
+const EMERGENCY = 0
+const CONTACT = relationKinds.length - 1
+
 const kindsOf = (text: string): ReadonlySet<number> => {
   const t = Vocabulary.normalize(text)
-  return new Set(relationKinds.flatMap((re, i) => (re.test(t) ? [i] : [])))
+  const kinds = new Set(relationKinds.flatMap((re, i) => (re.test(t) ? [i] : [])))
+  // An emergency contact is whom to call in an emergency, not an organisation's contact person.
+  if (kinds.has(EMERGENCY)) kinds.delete(CONTACT)
+  return kinds
 }
 
 /** Whether a field has a label of its own, not just its PDF name. */

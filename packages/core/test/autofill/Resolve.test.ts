@@ -247,6 +247,15 @@ describe("Resolve.resolve: names family first, address blocks and other people's
     expect(got["physical-city"]).toBeUndefined()
   })
 
+  it("never gives an organisation's contact person to an emergency contact's boxes", () => {
+    const section = ["EMERGENCY CONTACT INFORMATION"]
+    const fields = [field("NAME", { type: "full_name", role: "other", section }), field("PHONE", { type: "phone", role: "other", section })]
+    const contact = { role: "other" as const, relation: "contact person operations director" }
+    expect(values(fields, [fact("full_name", "Graciela Ortiz", contact), fact("phone", "(630) 555-0186", contact)])).toEqual({})
+    const sister = { role: "other" as const, relation: "emergency contact sister" }
+    expect(values(fields.slice(0, 1), [fact("full_name", "Karin Halvorsen", sister)])).toEqual({ [fields[0]!.id]: "Karin Halvorsen" })
+  })
+
   it("leaves the lines of a list empty: which one holds the holder's one value is in doubt", () => {
     const line = (n: number) =>
       field(`Street address [${n}]`, { type: "street_address", role: "self" }, { id: `line-${n}`, rect: [100, 500 - 20 * n, 500, 515 - 20 * n] })
