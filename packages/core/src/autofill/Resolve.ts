@@ -112,8 +112,9 @@ const partialName = (formName: string) =>
   (formName.split(".").pop() ?? formName).replace(/\[\d+\]/g, " ").replace(/([\p{Ll}\d])(\p{Lu})/gu, "$1 $2").replace(/_/g, " ").trim()
 
 // Places that are not the holder's own address or organisation: where something happened or is done.
+const conditional = /^ (?:[a-z] )?(?:if (?:yes|so|you answered yes|you checked yes|the answer is yes)|falls ja|wenn ja|si oui|si c est le cas|en caso afirmativo|si es asi|de ser asi) /
 const onlyIfDifferent = / (?:only )?if (?:it is |this is )?different from|only if different|if not the same as|falls abweichend|wenn abweichend|si differente?s? de|seulement si differente?|si es distint[ao]|si es diferente|solo si difiere / 
-const otherPlaces = / (?:facility|worksite|work site|site|location|establishment|premises|lieu de travail|arbeitsort|etablissement|court|tribunal|gericht|juzgado) /
+const otherPlaces = / (?:facility|worksite|work site|site|location|establishment|premises|lieu de travail|arbeitsort|etablissement|court|tribunal|gericht|juzgado|destination|destino|origin|origen|provenance|zielort|herkunftsort) /
 // Second values: a person's facts are their primary ones.
 const secondValues = / (?:additional|alternate|alternative|other|secondary|previous|former|prior|most recent|weitere|autres?|otros?|anciens?) /
 // Headings and instructions with those words that qualify no value ("Other Information",
@@ -162,6 +163,9 @@ export const uncertainty = (field: FormField, doubts: FormDoubts = noDoubts): st
   // "Name and address of the body that pays your benefits": an organisation's, not the holder's.
   if (semantic.role === "self" && !organizationTypes.has(semantic.type) && organizationWords.test(text)) return "the label names an organisation"
   if (numberWords.test(text) && !numberTypes.has(semantic.type) && !isDateType(semantic.type) && semantic.type !== "street_address") return "the label asks for a number"
+  // "If 'Yes,' give name and address": what it asks depends on the answer to a question, and
+  // names someone the question is about.
+  if (labelled && conditional.test(text)) return "it asks only after a yes to a question"
   // A label that continues a sentence ("and full name here") does not say whose value it is.
   if (labelled && /^\s*(?:and|or|und|oder|et|ou|y|o)\s/i.test(label)) return "the label continues a sentence"
   // The label, and the PDF name when it is made of words, must not name another meaning.
@@ -220,7 +224,10 @@ export const formDoubts = (fields: ReadonlyArray<FormField>): FormDoubts => {
     const s = f.semantic
     // Parts of one value (a date over three boxes, comb segments) are no list.
     if (!s || s.type === "unknown" || s.format?.segment || f.name.trim() === "" || f.form_type !== "Text") continue
-    const label = Vocabulary.normalize(f.name.replace(/\[\d+\]\s*$/, "")).trim()
+    // "Name [2]", "Nombre pdp2": numbered lines; "Address 2", "Address line 2" are the second
+    // line of one address.
+    const plain = f.name.replace(/\[\d+\]\s*$/, "")
+    const label = Vocabulary.normalize(addressPartTypes.has(s.type) ? plain : plain.replace(/\d+\s*$/, "")).trim()
     const key = [f.page, s.type, s.role, s.dependent_index ?? "", (s.section ?? []).join(" › "), label].join("|")
     groups.set(key, [...(groups.get(key) ?? []), f])
   }

@@ -467,10 +467,15 @@ const withSignerRoles = (
     const w = inputs[i]!.widgets[0]
     const layout = w ? layouts.get(w.page) : undefined
     if (!w || !layout || explicit[i] !== undefined || s.role !== "self") return s
-    const line = layout.phrases
+    const lines = layout.phrases
       .filter((p) => p.y1 >= w.rect.y2 - 2 && p.y1 - w.rect.y2 <= SIGNER_BLOCK_REACH && p.x1 <= w.rect.x2 && SIGNATURE_WORD.test(p.text))
-      .sort((a, b) => a.y1 - b.y1)[0]
-    return line && Vocabulary.roleOf(line.text) === "other" ? { ...s, role: "other" } : s
+      .sort((a, b) => a.y1 - b.y1)
+    // Blocks side by side ("Attorney signature" left, "Petitioner signature" right): the one
+    // over the box; else the nearest to its left.
+    const line = lines.find((p) => p.x2 >= w.rect.x1) ?? [...lines].sort((a, b) => b.x2 - a.x2 || a.y1 - b.y1)[0]
+    const role = line ? Vocabulary.roleOf(line.text) : undefined
+    // A party or a preparer; the spouse's signature line of a joint return heads no block of its own.
+    return role === "other" || role === "preparer" ? { ...s, role } : s
   })
 
 /**

@@ -247,6 +247,12 @@ describe("Resolve.resolve: names family first, address blocks and other people's
     expect(got["physical-city"]).toBeUndefined()
   })
 
+  it("leaves a box asked for only after a yes empty", () => {
+    const ifYes = field("If “Yes,” give name and address", { type: "street_address", role: "self" })
+    expect(uncertainty(ifYes)).toBe("it asks only after a yes to a question")
+    expect(uncertainty(field("Si oui, précisez l'adresse", { type: "street_address", role: "self" }))).toBe("it asks only after a yes to a question")
+  })
+
   it("never gives an organisation's contact person to an emergency contact's boxes", () => {
     const section = ["EMERGENCY CONTACT INFORMATION"]
     const fields = [field("NAME", { type: "full_name", role: "other", section }), field("PHONE", { type: "phone", role: "other", section })]

@@ -160,4 +160,11 @@ describe("Vocabulary.roleOf, places of others", () => {
     expect(Vocabulary.roleOf("Court Address")).toBe("other")
     expect(Vocabulary.roleOf("Name of the court")).toBe("other")
   })
+
+  it("gives an attorney's boxes to the attorney, but leaves an attorney in fact to the label's context", () => {
+    expect(Vocabulary.roleOf("Attorney signature")).toBe("other")
+    expect(Vocabulary.roleOf("Attorney State Bar Number")).toBe("other")
+    expect(Vocabulary.roleOf("Attorney in fact")).toBeUndefined()
+    expect(Vocabulary.roleOf("Nombre rep")).toBe("other")
+  })
 })
