@@ -1,27 +1,44 @@
 /**
- * The quality figures of the engines, in one command: autofill precision, recall and invented
- * values through a real server (the labelled set of ../shared/eval/autofill, both input modes),
- * and the token F1 of inferred labels against the hidden /TU of the corpus (scripts/eval-labels.ts).
+ * The quality figures of the engines, in one command. Two parts, each with its own section of
+ * eval/baseline.json:
  *
- *   npm run eval [-- --check | --update] [--jobs N]
+ *   npm run eval [-- autofill] [--check | --update] [--jobs N]
+ *   npm run eval -- detect [--raster] [--check | --update] [--only SUBSTR]
+ *
+ * `autofill` (the default): autofill precision, recall and invented values through a real server
+ * (the labelled set of ../shared/eval/autofill, both input modes), and the token F1 of inferred
+ * labels against the hidden /TU of the corpus (scripts/eval-labels.ts).
+ *
+ * `detect`: flat-to-fillable conversion through a real server, scored by
+ * ../shared/eval/detect/run-eval.mjs (the corpus forms with their fields removed; typed F1,
+ * precision and recall at IoU 0.5 and 0.2, box F1, median seconds per page, failed files).
+ * `--raster` renders every flat PDF to images at 150 dpi (`--dpi N`) and wraps them as an
+ * image-only PDF with the same page geometry (../shared/eval/detect/make-raster.mjs), so the
+ * raster path is measured against the same truth; the figures go to `detect.raster` rather than
+ * `detect.vector`.
  *
  * Options:
- *   --check      compare with eval/baseline.json; exit 1 when the precision or recall of either
- *                mode is more than 0.02 below it, or the invented values of either mode above it
- *   --update     write the figures of this run to eval/baseline.json (with the date and commit)
+ *   --check      compare with eval/baseline.json and exit 1 naming the figure that regressed:
+ *                autofill: the precision or recall of either mode more than 0.02 below it, or the
+ *                invented values of either mode above it; detect: typed F1 at IoU 0.5 more than
+ *                0.02 below it
+ *   --update     write the figures of this run to the part's section of eval/baseline.json (with
+ *                the date and commit); the other sections are kept as they are
  *   --jobs N     forms the autofill evaluation runs at once (1)
+ *   --only S     detect: only the corpus forms whose name contains S (not with --check/--update)
  *
  * The server is started by `ServerProcess` of @formwright/testing on a free loopback port, with a
  * fresh temporary data directory and the key `ka_test_key_1` of user `alice` that the
- * evaluation sends, and is stopped at the end whatever happened. The progress of the autofill
- * evaluation goes to stderr, the table of figures to stdout. Without ../shared (the evaluation
- * and the corpus beside the checkout) nothing is measured: it says so and exits 0.
+ * evaluations send, and is stopped at the end whatever happened. The progress of an evaluation
+ * goes to stderr, the table of figures to stdout. Without ../shared (the evaluation and the
+ * corpus beside the checkout) nothing is measured: it says so and exits 0.
  */
 import { ServerProcess } from "@formwright/testing"
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { parseArgs } from "node:util"
+import { compareDetect, type DetectBaseline, detectTable, measureDetect, stopDetect } from "./eval-detect.ts"
 
 const repoRoot = resolve(import.meta.dirname, "..")
 const sharedDir = resolve(repoRoot, "../shared")
@@ -46,18 +63,35 @@ const parsed = (() => {
       options: {
         check: { type: "boolean", default: false },
         update: { type: "boolean", default: false },
-        jobs: { type: "string", default: "1" }
+        jobs: { type: "string" },
+        raster: { type: "boolean", default: false },
+        dpi: { type: "string" },
+        only: { type: "string" }
       },
       strict: true,
-      allowPositionals: false
-    }).values
+      allowPositionals: true
+    })
   } catch (e) {
     return usage(e instanceof Error ? e.message : String(e))
   }
 })()
-if (parsed.check && parsed.update) usage("--check and --update exclude each other")
-const jobs = Number(parsed.jobs)
-if (!Number.isInteger(jobs) || jobs < 1) usage(`--jobs: expected an integer >= 1, got '${parsed.jobs}'`)
+const parts = ["autofill", "detect"] as const
+if (parsed.positionals.length > 1) usage(`one part at a time (${parts.join(" or ")}), got '${parsed.positionals.join(" ")}'`)
+const part = (parsed.positionals[0] ?? "autofill") as (typeof parts)[number]
+if (!parts.includes(part)) usage(`unknown part '${part}' (${parts.join(", ")})`)
+const options = parsed.values
+if (options.check && options.update) usage("--check and --update exclude each other")
+if (part === "autofill" && (options.raster || options.dpi !== undefined || options.only !== undefined)) {
+  usage("--raster, --dpi and --only belong to the detect part (npm run eval -- detect ...)")
+}
+if (part === "detect" && options.jobs !== undefined) usage("--jobs belongs to the autofill part")
+if (options.dpi !== undefined && !options.raster) usage("--dpi is the resolution of --raster")
+if (options.only !== undefined && (options.check || options.update)) usage("--only measures a subset: not with --check or --update")
+const jobs = Number(options.jobs ?? "1")
+if (!Number.isInteger(jobs) || jobs < 1) usage(`--jobs: expected an integer >= 1, got '${options.jobs}'`)
+const dpi = Number(options.dpi ?? "150")
+if (!Number.isInteger(dpi) || dpi < 50 || dpi > 600) usage(`--dpi: expected an integer from 50 to 600, got '${options.dpi}'`)
+const detectMode = options.raster ? "raster" : "vector"
 
 // ---------------------------------------------------------------------------------------------
 // Figures
@@ -84,9 +118,11 @@ interface Figures {
   readonly labels: { readonly all_tu: LabelFigures; readonly short_tu: LabelFigures }
 }
 
+/** eval/baseline.json: the autofill part at the top (as it has always been), detection beside it. */
 interface Baseline extends Figures {
   readonly date: string
   readonly commit: string
+  readonly detect?: { readonly vector?: DetectBaseline; readonly raster?: DetectBaseline }
 }
 
 /** Runs `node args...` in the checkout; its stdout, with each line also shown on stderr. */
@@ -253,23 +289,28 @@ let stopServer: (() => Promise<void>) | undefined
 const interrupted = (signal: NodeJS.Signals) => {
   console.error(`\n${signal}: stopping`)
   for (const child of running) child.kill("SIGTERM")
-  const stopping = stopServer?.() ?? Promise.resolve()
+  const stopping = Promise.all([stopServer?.(), stopDetect()])
   stopping.finally(() => process.exit(130))
 }
 process.once("SIGINT", interrupted)
 process.once("SIGTERM", interrupted)
 
-const main = async (): Promise<number> => {
-  const missing = [evalScript, formsDir, join(corpusDir, "manifest.json")].filter((path) => !existsSync(path))
-  if (missing.length > 0) {
-    console.log(`evaluation skipped: ${missing.map((path) => relative(repoRoot, path)).join(", ")} not found (../shared beside the checkout)`)
-    return 0
-  }
+/** Writes the baseline with `change` applied; the sections it does not touch stay as they were. */
+const writeBaseline = (change: (current: Partial<Baseline>) => Baseline) => {
+  const current: Partial<Baseline> = existsSync(baselinePath) ? readBaseline() : {}
+  mkdirSync(dirname(baselinePath), { recursive: true })
+  writeFileSync(baselinePath, JSON.stringify(change(current), null, 2) + "\n")
+  console.log(`wrote ${relative(repoRoot, baselinePath)}`)
+}
+
+const today = () => new Date().toISOString().slice(0, 10)
+
+const runAutofill = async (): Promise<number> => {
   if (spawnSync("qpdf", ["--version"]).error) {
     console.error("qpdf is not on PATH: the autofill evaluation reads the filled PDFs with it (apt-get install qpdf)")
     return 1
   }
-  const baseline = parsed.check ? readBaseline() : existsSync(baselinePath) ? readBaseline() : undefined
+  const baseline = options.check ? readBaseline() : existsSync(baselinePath) ? readBaseline() : undefined
 
   const started = Date.now()
   const labels = await measureLabels()
@@ -280,13 +321,10 @@ const main = async (): Promise<number> => {
   console.log(table(figures, baseline))
   if (baseline) console.log(`baseline: ${relative(repoRoot, baselinePath)}, ${baseline.date}, commit ${baseline.commit.slice(0, 12)}`)
 
-  if (parsed.update) {
-    const next: Baseline = { date: new Date().toISOString().slice(0, 10), commit: commitOf(), ...figures }
-    mkdirSync(dirname(baselinePath), { recursive: true })
-    writeFileSync(baselinePath, JSON.stringify(next, null, 2) + "\n")
-    console.log(`wrote ${relative(repoRoot, baselinePath)}`)
+  if (options.update) {
+    writeBaseline((current) => ({ ...current, date: today(), commit: commitOf(), ...figures }))
   }
-  if (parsed.check && baseline) {
+  if (options.check && baseline) {
     const { failed, lines } = compare(figures, baseline)
     console.log(`\ncheck against the baseline (precision and recall may drop ${tolerance}, invented values may not rise):`)
     for (const line of lines) console.log(`  ${line}`)
@@ -299,11 +337,69 @@ const main = async (): Promise<number> => {
   return 0
 }
 
+const runDetect = async (): Promise<number> => {
+  if (spawnSync("qpdf", ["--version"]).error) {
+    console.error("qpdf is not on PATH: the detection evaluation flattens the corpus forms with it (apt-get install qpdf)")
+    return 1
+  }
+  if (detectMode === "raster" && spawnSync("pdftoppm", ["-v"]).error) {
+    console.error("pdftoppm is not on PATH: --raster renders the flat PDFs with it (apt-get install poppler-utils)")
+    return 1
+  }
+  const stored = existsSync(baselinePath) ? readBaseline() : undefined
+  const baseline = stored?.detect?.[detectMode]
+  if (options.check && !baseline) {
+    throw new Error(`eval/baseline.json has no detect.${detectMode} section; write one with npm run eval -- detect${options.raster ? " --raster" : ""} --update`)
+  }
+
+  const started = Date.now()
+  const figures = await measureDetect({
+    mode: detectMode,
+    dpi,
+    only: options.only,
+    repoRoot,
+    sharedDir,
+    bin,
+    apiKey
+  })
+  console.log(`\ndetection evaluation, ${detectMode}${detectMode === "raster" ? ` at ${dpi} dpi` : ""} (${((Date.now() - started) / 60_000).toFixed(1)} min)`)
+  console.log(detectTable(detectMode, figures, baseline))
+  if (baseline) console.log(`baseline: ${relative(repoRoot, baselinePath)} detect.${detectMode}, ${baseline.date}, commit ${baseline.commit.slice(0, 12)}`)
+
+  if (options.update) {
+    const entry: DetectBaseline = { date: today(), commit: commitOf(), ...(detectMode === "raster" ? { dpi } : {}), ...figures }
+    writeBaseline((current) => ({ ...current, detect: { ...current.detect, [detectMode]: entry } }) as Baseline)
+  }
+  if (options.check && baseline) {
+    const { line, failed } = compareDetect(detectMode, figures, baseline)
+    console.log(`\ncheck against the baseline (typed F1 may drop 0.02):`)
+    console.log(`  ${line}`)
+    if (failed) {
+      console.log("1 figure regressed")
+      return 1
+    }
+    console.log("no regression")
+  }
+  return 0
+}
+
+const main = async (): Promise<number> => {
+  const needs = part === "autofill"
+    ? [evalScript, formsDir, join(corpusDir, "manifest.json")]
+    : [join(sharedDir, "eval/detect/run-eval.mjs"), formsDir, join(corpusDir, "manifest.json")]
+  const missing = needs.filter((path) => !existsSync(path))
+  if (missing.length > 0) {
+    console.log(`evaluation skipped: ${missing.map((path) => relative(repoRoot, path)).join(", ")} not found (../shared beside the checkout)`)
+    return 0
+  }
+  return part === "autofill" ? runAutofill() : runDetect()
+}
+
 main().then(
   (code) => process.exit(code),
   async (error: unknown) => {
     console.error(`eval: ${error instanceof Error ? error.message : String(error)}`)
-    await stopServer?.()
+    await Promise.all([stopServer?.(), stopDetect()])
     process.exit(1)
   }
 )

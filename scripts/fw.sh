@@ -12,7 +12,8 @@
 #                                (bench/autofill-session.ts, a session's pick-up to completion
 #                                against the fill alone, args: [runs]); `npm run bench -- autofill 20`
 #   scripts/fw.sh fuzz [args]    the long fuzz run of hostile PDFs against a real server (scripts/fuzz.ts)
-#   scripts/fw.sh eval [args]    autofill and label-inference figures against eval/baseline.json (scripts/eval.ts)
+#   scripts/fw.sh eval [args]    autofill and label-inference figures against eval/baseline.json (scripts/eval.ts);
+#                                `eval detect [--raster]`: flat-to-fillable detection figures
 #   scripts/fw.sh env            print the PATH to use the installed toolchain by hand
 set -euo pipefail
 

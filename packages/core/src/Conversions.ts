@@ -6,6 +6,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import * as Clock from "./Clock.ts"
 import { ConversionJob, JobOptions, JobNotFound } from "./ConversionJob.ts"
 import * as Converter from "./Converter.ts"
+import type * as FlatCheck from "./detect/FlatCheck.ts"
 import * as Events from "./Events.ts"
 import * as FileName from "./FileName.ts"
 import * as Forms from "./Forms.ts"
@@ -16,6 +17,9 @@ import { finalMessage, type PdfRejected, type PdfUnusable } from "./pdf/PdfError
 import * as PdfEngine from "./PdfEngine.ts"
 import * as Storage from "./Storage.ts"
 import { withUndo } from "./Undo.ts"
+
+// Types only: the check runs in the PdfEngine's workers, and this module loads in the server.
+export type { CheckOptions as FlatCheckOptions, FlatCheck, PageReport as FlatCheckPage } from "./detect/FlatCheck.ts"
 
 export interface StartConversion {
   readonly owner: Id.UserId
@@ -34,6 +38,12 @@ export interface ConversionsShape {
   /** Checks the PDF and the pages asked for, stores it and schedules the job. */
   readonly start: (input: StartConversion) => Effect.Effect<ConversionJob, PdfUnusable | PdfRejected | InvalidInput | Storage.StorageError>
   readonly status: (owner: Id.UserId, id: string) => Effect.Effect<JobStatus, JobNotFound | Storage.StorageError>
+  /**
+   * What a PDF holds before it is converted: its fields, which pages are vector and which
+   * scanned, and how many fields a conversion with these options would likely find. Stores
+   * nothing; refuses what the start of a conversion refuses.
+   */
+  readonly checkFlat: (bytes: Uint8Array, options: FlatCheck.CheckOptions) => Effect.Effect<FlatCheck.FlatCheck, PdfUnusable | PdfRejected>
 }
 
 export class Conversions extends Context.Service<Conversions, ConversionsShape>()("@formwright/core/Conversions") {}
@@ -180,6 +190,9 @@ export const layer: Layer.Layer<
           )
         )
         return job
+      }),
+      checkFlat: Effect.fn("Conversions.checkFlat")(function*(bytes: Uint8Array, options: FlatCheck.CheckOptions) {
+        return yield* engine.checkFlat(bytes, options)
       }),
       status: Effect.fn("Conversions.status")(function*(owner: Id.UserId, id: string) {
         if (!Id.isSafeSegment(id)) return yield* new JobNotFound({ jobId: id })

@@ -21,7 +21,8 @@ export const prefixes = {
   apiKey: "key",
   event: "evt",
   formList: "fl",
-  request: "req"
+  request: "req",
+  flatCheck: "fc"
 } as const
 
 export type Kind = keyof typeof prefixes

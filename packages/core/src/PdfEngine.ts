@@ -11,8 +11,10 @@
 import { Context, Effect, Layer, Queue } from "effect"
 import { availableParallelism } from "node:os"
 import type { ConversionOptions, ConversionProgress, ConvertedPdf, ConverterError } from "./Converter.ts"
+import type * as FlatCheck from "./detect/FlatCheck.ts"
 import type { Assignment, FillResult } from "./pdf/FormFiller.ts"
 import type { ParsedForm } from "./pdf/FormReader.ts"
+import type { Input as PreviewInput, Preview } from "./pdf/PagePreview.ts"
 import { PdfRejected, type PdfUnusable } from "./pdf/PdfError.ts"
 import * as PdfLimits from "./pdf/PdfLimits.ts"
 // Types only: the PDF libraries load where the work runs (a worker, or `layerInline`'s first
@@ -22,6 +24,7 @@ import * as TaskError from "./pdf/TaskError.ts"
 import * as WorkerPool from "./pdf/WorkerPool.ts"
 
 export type { DocumentContent } from "./pdf/PdfTasks.ts"
+export type { Mark as PreviewMark, Preview } from "./pdf/PagePreview.ts"
 export type { Lane } from "./pdf/WorkerPool.ts"
 export type { Limits } from "./pdf/PdfLimits.ts"
 
@@ -36,12 +39,16 @@ export interface PdfEngineShape {
   readonly pageCount: (bytes: Uint8Array) => Effect.Effect<number, PdfFailure>
   /** A source document's filled fields and text lines (background work: sessions). */
   readonly readDocument: (bytes: Uint8Array) => Effect.Effect<PdfTasks.DocumentContent, PdfFailure>
+  /** A PNG of one page with the given fields outlined, or the page count when the page is past the end. */
+  readonly preview: (input: PreviewInput) => Effect.Effect<Preview, PdfFailure>
   /** Detects fields in a flat PDF and writes them in (background work: conversions). */
   readonly convert: (
     pdf: Uint8Array,
     options: ConversionOptions,
     onProgress: (progress: ConversionProgress) => Effect.Effect<void>
   ) => Effect.Effect<ConvertedPdf, PdfFailure | ConverterError>
+  /** What a PDF holds before conversion: its fields, the kind of each page, the fields a conversion would likely find. */
+  readonly checkFlat: (pdf: Uint8Array, options: FlatCheck.CheckOptions) => Effect.Effect<FlatCheck.FlatCheck, PdfFailure>
 }
 
 export class PdfEngine extends Context.Service<PdfEngine, PdfEngineShape>()("@formwright/core/PdfEngine") {}
@@ -54,12 +61,17 @@ type Runner = <T extends PdfTasks.TaskName>(
   onProgress?: (value: unknown) => void
 ) => Effect.Effect<PdfTasks.Output<T>, PdfTasks.TaskError>
 
-/** The service from a way of running tasks; conversion progress is reported in order as it comes. */
-const fromRunner = (run: Runner): PdfEngineShape => ({
+/**
+ * The service from a way of running tasks; conversion progress is reported in order as it comes.
+ * A flat check's own time budget is two thirds of `requestTimeoutMs`, when there is one, so it
+ * answers with what it found before the worker's limit would stop it with nothing.
+ */
+const fromRunner = (run: Runner, requestTimeoutMs?: number): PdfEngineShape => ({
   readForm: (bytes, lane = "request") => run("readForm", bytes, lane) as Effect.Effect<ParsedForm, PdfFailure>,
   fill: (pdf, assignments) => run("fill", { pdf, assignments }, "background") as Effect.Effect<FillResult, PdfFailure>,
   pageCount: (bytes) => run("pageCount", bytes, "request") as Effect.Effect<number, PdfFailure>,
   readDocument: (bytes) => run("readDocument", bytes, "background") as Effect.Effect<PdfTasks.DocumentContent, PdfFailure>,
+  preview: (input) => run("preview", input, "request") as Effect.Effect<Preview, PdfFailure>,
   convert: (pdf, options, onProgress) =>
     Effect.scoped(Effect.gen(function*() {
       const progress = yield* Queue.unbounded<ConversionProgress>()
@@ -68,7 +80,11 @@ const fromRunner = (run: Runner): PdfEngineShape => ({
       // The last page's progress is reported before the result is.
       for (const value of yield* Queue.clear(progress)) yield* onProgress(value)
       return result
-    }))
+    })),
+  checkFlat: (pdf, options) => {
+    const budgetMs = options.budgetMs ?? (requestTimeoutMs !== undefined ? Math.round((2 * requestTimeoutMs) / 3) : undefined)
+    return run("checkFlat", { pdf, options: { ...options, budgetMs } }, "request") as Effect.Effect<FlatCheck.FlatCheck, PdfFailure>
+  }
 })
 
 export interface InlineOptions {
@@ -163,7 +179,6 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
             }
           )
           return Effect.sync(task.cancel)
-        })
-      ))
+        }), timeouts.request))
     })
   )

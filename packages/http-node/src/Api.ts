@@ -8,6 +8,7 @@ import { FormsApi } from "./api/FormsApi.ts"
 import { ProfilesApi } from "./api/ProfilesApi.ts"
 import { SessionsApi } from "./api/SessionsApi.ts"
 import { SystemApi } from "./api/SystemApi.ts"
+import { UtilsApi } from "./api/UtilsApi.ts"
 
 export { Authorization, CurrentUser } from "./api/Authorization.ts"
 export * as Errors from "./api/Errors.ts"
@@ -18,6 +19,7 @@ export class Api extends HttpApi.make("formwright")
   .add(SessionsApi)
   .add(ConversionsApi)
   .add(ProfilesApi)
+  .add(UtilsApi)
   .add(SystemApi)
   .annotateMerge(OpenApi.annotations({
     title: "Formwright /v1",

@@ -18,6 +18,7 @@ import { FormsHandlers } from "./handlers/FormsHandlers.ts"
 import { ProfilesHandlers } from "./handlers/ProfilesHandlers.ts"
 import { SessionsHandlers } from "./handlers/SessionsHandlers.ts"
 import { SystemHandlers } from "./handlers/SystemHandlers.ts"
+import { UtilsHandlers } from "./handlers/UtilsHandlers.ts"
 import { parseApiKeys, parseWebhook, type ServerConfig } from "./ServerConfig.ts"
 import * as Settings from "./Settings.ts"
 import * as UrlSourceFetcher from "./UrlSourceFetcher.ts"
@@ -82,7 +83,7 @@ export const layerApp = (options: AppOptions) => {
     Effect.map(parseWebhook(config), (webhook) =>
       Formwright.layer({ concurrency: config.concurrency, maxAttempts: config.maxAttempts, events: webhook && Webhooks.layer(webhook) }))
   ).pipe(Layer.provideMerge(ports))
-  const handlers = Layer.mergeAll(FormsHandlers, SessionsHandlers, ConversionsHandlers, ProfilesHandlers, SystemHandlers).pipe(
+  const handlers = Layer.mergeAll(FormsHandlers, SessionsHandlers, ConversionsHandlers, ProfilesHandlers, UtilsHandlers, SystemHandlers).pipe(
     Layer.provide(Authorization.layer)
   )
   const routes = Layer.mergeAll(

@@ -1,17 +1,23 @@
 #!/usr/bin/env node
 /**
  * The `formwright` command: `serve` (the default) starts the server on the configured port;
- * `keys create --user <id>` issues an API key and prints it once.
+ * `keys create --user <id>` issues an API key and prints it once; `preview <in.pdf>` writes the
+ * review picture of a page (PreviewCommand.ts).
  */
 import { Cause, Effect, Exit, Layer, Logger } from "effect"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { ApiKeys } from "@formwright/core"
+import * as PreviewCommand from "./PreviewCommand.ts"
 import * as Server from "./Server.ts"
 import { config } from "./ServerConfig.ts"
 
 const usage = `Usage:
   formwright [serve]                     start the server (configured from FORMWRIGHT_* variables)
   formwright keys create --user <id>     issue an API key for a user; prints it once
+  formwright preview <in.pdf> [--page N] [--out page.png] [--detect]
+                                         write a PNG of page N (default 1) with every field outlined
+                                         by type, named, with its confidence; --detect converts the
+                                         PDF first and draws the fields a conversion would place
   formwright help                        this text`
 
 const serve = Effect.gen(function*() {
@@ -52,6 +58,19 @@ const main = (argv: ReadonlyArray<string>): Effect.Effect<unknown, unknown> | Us
       return new UsageError("keys create needs --user <id> (letters, digits, _ and -, up to 64).")
     }
     return createKey(user)
+  }
+  if (command === "preview") {
+    const args = PreviewCommand.parseArgs(rest)
+    if (args instanceof PreviewCommand.PreviewFailed) return new UsageError(args.message)
+    // Told in words, not logged: the user gave a file and wants the picture or the reason.
+    return PreviewCommand.run(args).pipe(
+      Effect.catch((error) =>
+        Effect.sync(() => {
+          process.stderr.write(`${error.message}\n`)
+          process.exitCode = error.usage ? 2 : 1
+        })
+      )
+    )
   }
   if (command === "help" || command === "--help" || command === "-h") return Effect.sync(() => console.log(usage))
   return new UsageError(`Unknown command '${argv.join(" ")}'.`)

@@ -185,9 +185,9 @@ describe("conversions", () => {
       utils = await server.call(`/v1/utils/convert/${jobId}/status`).then((r) => r.json())
     })
 
-    it("completes with {status, form_id, base64} on both status routes", () => {
+    it("completes with {status, form_id, base64, preview_url} on both status routes", () => {
       expect(forms.status).toBe("completed")
-      expect(Object.keys(forms).sort()).toEqual(["base64", "form_id", "status"])
+      expect(Object.keys(forms).sort()).toEqual(["base64", "form_id", "preview_url", "status"])
       expect(forms.form_id).toMatch(/^frm_[0-9A-Z]{26}$/)
       expect(utils).toEqual(forms)
     })

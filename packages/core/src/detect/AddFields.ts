@@ -6,7 +6,9 @@
  * which is where readers of the form take `name` from.
  */
 import { Effect, Schema } from "effect"
-import { PDFCheckBox, PDFDocument, PDFHexString, PDFName, StandardFonts } from "@cantoo/pdf-lib"
+import { PDFArray, PDFCheckBox, PDFDict, PDFDocument, PDFHexString, PDFName, StandardFonts } from "@cantoo/pdf-lib"
+import type { PdfRejected, PdfUnusable } from "../pdf/PdfError.ts"
+import * as PdfLib from "../pdf/PdfLib.ts"
 import type { DetectedField } from "./FieldDetector.ts"
 
 /** pdf-lib could not load or save the document, or rejected a widget. */
@@ -21,18 +23,35 @@ export interface Written {
   readonly fields: ReadonlyArray<DetectedField>
 }
 
-const write = async (bytes: Uint8Array, fields: ReadonlyArray<DetectedField>): Promise<Written> => {
-  // An owner-password PDF opens with the empty user password; pdf.js has already refused the rest.
-  const doc = await PDFDocument.load(bytes, { password: "", updateMetadata: false, preserveXFA: true })
-  const form = doc.getForm()
+/**
+ * The partial names of the AcroForm's top-level entries: new fields are top-level, so only these
+ * can collide. Read from the dictionary once: pdf-lib's own lookups walk every field per call,
+ * quadratic on forms with hundreds of fields, and throw on broken field trees.
+ */
+const topLevelNames = (doc: PDFDocument): Set<string> => {
+  const names = new Set<string>()
+  const fields = PdfLib.acroForm(doc)?.lookup(PDFName.of("Fields"))
+  if (!(fields instanceof PDFArray)) return names
+  for (let i = 0; i < fields.size(); i++) {
+    try {
+      const field = fields.lookup(i)
+      const name = field instanceof PDFDict ? PdfLib.decodeText(field.lookup(PDFName.of("T"))) : undefined
+      if (name !== undefined) names.add(name)
+    } catch {
+      // An entry that does not resolve names nothing.
+    }
+  }
+  return names
+}
+
+const write = async (doc: PDFDocument, fields: ReadonlyArray<DetectedField>): Promise<Written> => {
   // An XFA-aware viewer would show the XFA form and never the fields added here.
-  if (form.hasXFA()) form.deleteXFA()
+  PdfLib.makeAcroFormAuthoritative(doc)
+  const form = doc.getForm()
   const font = await doc.embedFont(StandardFonts.Helvetica)
   const pages = doc.getPages()
   const written: Array<DetectedField> = []
-  // New fields are top-level, so only top-level names can collide. Collected once: pdf-lib's
-  // own lookups walk every field per call, quadratic on forms with hundreds of fields.
-  const taken = new Set(form.acroForm.getFields().map(([f]) => f.getPartialName() ?? ""))
+  const taken = topLevelNames(doc)
   for (const field of fields) {
     const page = pages[field.page - 1]
     if (!page) continue
@@ -67,18 +86,27 @@ const write = async (bytes: Uint8Array, fields: ReadonlyArray<DetectedField>): P
     for (const widget of created.acroField.getWidgets()) widget.dict.set(PDFName.of("TU"), tooltip)
     written.push(formName === field.formName ? field : { ...field, formName })
   }
+  // An owner-password PDF was decrypted on loading and is written out in the clear: the source's
+  // cross-reference streams must not carry its /Encrypt over (see dropStaleStructure).
+  PdfLib.dropStaleStructure(doc)
   // addToPage wrote each new widget's appearance; regenerating all of them on save would also
   // rewrite the appearances of fields the document already had.
   return { pdf: await doc.save({ updateFieldAppearances: false }), fields: written }
 }
 
-/** Adds `fields` as widgets to `bytes` and returns the new PDF. */
+/**
+ * Adds `fields` as widgets to the PDF and returns the new PDF. `source` may be the document
+ * already opened with `PdfLib.load` (which a conversion does first, so that a file pdf-lib cannot
+ * use fails before any page is analysed); it is changed in place. Bytes are opened here, failing
+ * as `PdfUnusable` (a user password, damage) or `PdfRejected` (a limit).
+ */
 export const addFields = Effect.fn("AddFields.addFields")(function* (
-  bytes: Uint8Array,
+  source: Uint8Array | PDFDocument,
   fields: ReadonlyArray<DetectedField>
-): Effect.fn.Return<Written, AddFieldsError> {
+): Effect.fn.Return<Written, AddFieldsError | PdfUnusable | PdfRejected> {
+  const doc = source instanceof PDFDocument ? source : yield* PdfLib.load(source)
   return yield* Effect.tryPromise({
-    try: () => write(bytes, fields),
+    try: () => write(doc, fields),
     catch: (cause) => new AddFieldsError({ message: "The detected fields could not be written into this PDF.", cause })
   })
 })

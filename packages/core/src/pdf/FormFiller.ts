@@ -550,17 +550,8 @@ export const fillForm: (
       try: () => {
         const form = PdfLib.acroForm(doc)
         if (form) {
-          // Viewers prefer XFA over the AcroForm values written here; drop it.
-          form.delete(PDFName.of("XFA"))
-          doc.catalog.delete(PDFName.of("NeedsRendering"))
-          // A usage-rights signature no longer matches once fields change, and Reader then
-          // disables the form with an error; without it the form is an ordinary AcroForm.
-          const perms = doc.catalog.lookup(PDFName.of("Perms"))
-          if (perms instanceof PDFDict) {
-            perms.delete(PDFName.of("UR3"))
-            perms.delete(PDFName.of("UR"))
-            if (perms.keys().length === 0) doc.catalog.delete(PDFName.of("Perms"))
-          }
+          // Viewers prefer XFA over the AcroForm values written here.
+          PdfLib.makeAcroFormAuthoritative(doc)
           if (complete) form.set(PDFName.of("NeedAppearances"), PDFBool.False)
         }
         registerFonts(doc, box.used)

@@ -4,6 +4,8 @@
  * and the document always destroyed so its memory is released.
  */
 import { Effect } from "effect"
+import { createRequire } from "node:module"
+import { dirname, join, sep } from "node:path"
 import { getDocument, VerbosityLevel } from "pdfjs-dist/legacy/build/pdf.mjs"
 import type { PDFDocumentProxy } from "pdfjs-dist"
 import { unusable, type PdfUnusable } from "./PdfError.ts"
@@ -19,11 +21,23 @@ const classify = (bytes: Uint8Array) => (error: unknown): PdfUnusable => {
   return head.includes("%PDF-") ? unusable("Damaged") : unusable("NotPdf")
 }
 
+/** What drawing pages needs beyond reading them: the standard fonts a PDF may name without embedding, and the image decoders. */
+export interface OpenOptions {
+  readonly forRendering?: boolean | undefined
+  /** Images of more pixels than this are left undrawn (rendering only). */
+  readonly maxImagePixels?: number | undefined
+}
+
+const renderingResources = () => {
+  const root = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"))
+  return { standardFontDataUrl: join(root, "standard_fonts") + sep, wasmUrl: join(root, "wasm") + sep }
+}
+
 /**
  * Opens `bytes` with pdf.js for the lifetime of the surrounding scope. pdf.js takes ownership
  * of the buffer it is given, so it gets a copy and the caller's bytes stay intact.
  */
-export const open = (bytes: Uint8Array): Effect.Effect<PDFDocumentProxy, PdfUnusable, import("effect").Scope.Scope> =>
+export const open = (bytes: Uint8Array, options: OpenOptions = {}): Effect.Effect<PDFDocumentProxy, PdfUnusable, import("effect").Scope.Scope> =>
   Effect.acquireRelease(
     Effect.sync(() =>
       getDocument({
@@ -31,12 +45,17 @@ export const open = (bytes: Uint8Array): Effect.Effect<PDFDocumentProxy, PdfUnus
         verbosity: VerbosityLevel.ERRORS,
         disableFontFace: true,
         useSystemFonts: false,
-        stopAtErrors: false
+        stopAtErrors: false,
+        ...(options.forRendering ? renderingResources() : {}),
+        ...(options.maxImagePixels !== undefined ? { maxImageSize: options.maxImagePixels } : {})
       })
     ),
     (task) => Effect.promise(() => task.destroy())
   ).pipe(Effect.flatMap((task) => Effect.tryPromise({ try: () => task.promise, catch: classify(bytes) })))
 
 /** Runs `f` with the document open, closing it afterwards whatever happens. */
-export const use = <A, E, R>(bytes: Uint8Array, f: (doc: PDFDocumentProxy) => Effect.Effect<A, E, R>): Effect.Effect<A, E | PdfUnusable, R> =>
-  Effect.scoped(Effect.flatMap(open(bytes), f))
+export const use = <A, E, R>(
+  bytes: Uint8Array,
+  f: (doc: PDFDocumentProxy) => Effect.Effect<A, E, R>,
+  options: OpenOptions = {}
+): Effect.Effect<A, E | PdfUnusable, R> => Effect.scoped(Effect.flatMap(open(bytes, options), f))

@@ -323,3 +323,20 @@ export const dropStaleStructure = (doc: PDFDocument): void => {
     }
   }
 }
+
+/**
+ * Makes the AcroForm the form viewers show, before fields change: drops the XFA (an XFA-aware
+ * viewer would show it and never the AcroForm fields), the `NeedsRendering` flag that goes with
+ * it, and the usage-rights signature, which no longer matches once fields change (Reader then
+ * disables the form with an error; without it the form is an ordinary AcroForm).
+ */
+export const makeAcroFormAuthoritative = (doc: PDFDocument): void => {
+  acroForm(doc)?.delete(PDFName.of("XFA"))
+  doc.catalog.delete(PDFName.of("NeedsRendering"))
+  const perms = doc.catalog.lookup(PDFName.of("Perms"))
+  if (perms instanceof PDFDict) {
+    perms.delete(PDFName.of("UR3"))
+    perms.delete(PDFName.of("UR"))
+    if (perms.keys().length === 0) doc.catalog.delete(PDFName.of("Perms"))
+  }
+}

@@ -8,12 +8,15 @@ import type { ConversionOptions, ConversionProgress, ConvertedPdf } from "../Con
 import { ConverterError } from "../Converter.ts"
 import * as AddFields from "../detect/AddFields.ts"
 import * as FieldDetector from "../detect/FieldDetector.ts"
+import * as FlatCheck from "../detect/FlatCheck.ts"
 import * as FormFiller from "./FormFiller.ts"
 import * as FormReader from "./FormReader.ts"
+import * as PagePreview from "./PagePreview.ts"
 import * as PageText from "./PageText.ts"
 import type { PdfRejected, PdfUnusable } from "./PdfError.ts"
 import type { TaskError } from "./TaskError.ts"
 import * as PdfJs from "./PdfJs.ts"
+import * as PdfLib from "./PdfLib.ts"
 import * as PdfLimits from "./PdfLimits.ts"
 
 /** What a source document holds for autofill: its filled fields and its text, line by line. */
@@ -22,17 +25,22 @@ export interface DocumentContent {
   readonly lines: ReadonlyArray<string>
 }
 
-/** Detects fields and writes them into the PDF; with nothing detected the PDF comes back unchanged. */
+/**
+ * Detects fields and writes them into the PDF; with nothing detected the PDF comes back unchanged.
+ * The writer opens the document first: a file it cannot use (a user password, damage) fails at
+ * once, not after every page has been analysed.
+ */
 const convert = (
   pdf: Uint8Array,
   options: ConversionOptions,
   onProgress: (progress: ConversionProgress) => Effect.Effect<void>
 ): Effect.Effect<ConvertedPdf, ConverterError | PdfUnusable | PdfRejected> =>
   Effect.gen(function*() {
+    const doc = yield* PdfLib.load(pdf)
     const detection = yield* FieldDetector.detect(pdf, options, onProgress)
     if (detection.fields.length === 0) return { pdf, detections: [] } satisfies ConvertedPdf
-    const written = yield* AddFields.addFields(pdf, detection.fields).pipe(
-      Effect.mapError((error) => new ConverterError({ message: error.message, cause: error.cause }))
+    const written = yield* AddFields.addFields(doc, detection.fields).pipe(
+      Effect.catchTag("AddFieldsError", (error) => Effect.fail(new ConverterError({ message: error.message, cause: error.cause })))
     )
     return {
       pdf: written.pdf,
@@ -62,8 +70,10 @@ export const tasks = {
   pageCount: (bytes: Uint8Array) =>
     PdfJs.use(bytes, (doc) => Effect.as(PdfLimits.checkPages(doc.numPages), doc.numPages)),
   readDocument,
+  preview: (input: PagePreview.Input) => PagePreview.render(input),
   convert: (input: { readonly pdf: Uint8Array; readonly options: ConversionOptions }, onProgress: (value: unknown) => void) =>
-    convert(input.pdf, input.options, (progress) => Effect.sync(() => onProgress(progress)))
+    convert(input.pdf, input.options, (progress) => Effect.sync(() => onProgress(progress))),
+  checkFlat: (input: { readonly pdf: Uint8Array; readonly options: FlatCheck.CheckOptions }) => FlatCheck.check(input.pdf, input.options)
 }
 
 export type { SerializedError, TaskError } from "./TaskError.ts"

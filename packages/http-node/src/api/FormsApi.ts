@@ -48,6 +48,15 @@ export class FormsApi extends HttpApiGroup.make("forms")
       success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" })),
       error: [...Errors.common, Errors.Forbidden, Errors.NotFound]
     }).annotate(OpenApi.Description, "The stored PDF of a form."),
+    HttpApiEndpoint.get("preview", "/v1/forms/:id/preview", {
+      params: id,
+      query: { page: Schema.optional(Schema.String).annotate({ description: "1-based page number (default 1)." }) },
+      success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "image/png" })),
+      error: [...Errors.common, Errors.Forbidden, Errors.NotFound, Errors.Unprocessable]
+    }).annotate(
+      OpenApi.Description,
+      "A PNG of one page of the form with every field outlined in the colour of its type, named, and with its confidence when a conversion placed it."
+    ),
     HttpApiEndpoint.put("update", "/v1/forms/:id", {
       params: id,
       payload: Wire.UpdateFormRequest,

@@ -149,7 +149,9 @@ export const ConversionStatus = Schema.Struct({
   progress: Schema.optionalKey(Schema.Struct({ pages_done: Schema.Number, pages_total: Schema.Number })),
   error_message: Schema.optionalKey(Schema.String),
   form_id: Schema.optionalKey(Schema.String),
-  base64: Schema.optionalKey(Schema.String)
+  base64: Schema.optionalKey(Schema.String),
+  /** Once completed: the path of the PNG review picture of the created form's first page. */
+  preview_url: Schema.optionalKey(Schema.String)
 })
 
 /** A document attached to a profile, as the core stores it. */

@@ -29,6 +29,9 @@ const options = (request: HttpServerRequest.HttpServerRequest) =>
     }
   })
 
+/** Where the review picture of a converted form's first page is. */
+export const previewPath = (formId: string) => `/v1/forms/${encodeURIComponent(formId)}/preview?page=1`
+
 export const ConversionsHandlers = HttpApiBuilder.group(Api, "conversions", (handlers) =>
   Effect.gen(function*() {
     const conversions = yield* Conversions.Conversions
@@ -54,7 +57,14 @@ export const ConversionsHandlers = HttpApiBuilder.group(Api, "conversions", (han
           status: job.status,
           ...(job.status === "pending" || job.status === "processing" ? { progress: job.progress } : {}),
           ...(job.status === "failed" ? { error_message: job.error_message ?? "The conversion failed." } : {}),
-          ...(job.status === "completed" ? { form_id: job.form_id, base64: pdf ? Buffer.from(pdf).toString("base64") : "" } : {})
+          ...(job.status === "completed"
+            ? {
+              form_id: job.form_id,
+              base64: pdf ? Buffer.from(pdf).toString("base64") : "",
+              // The review picture of the new form's first page (GET it with the same key; `page=N` for the others).
+              ...(job.form_id !== undefined ? { preview_url: previewPath(job.form_id) } : {})
+            }
+            : {})
         })
       }))
 
