@@ -431,6 +431,30 @@ describe("forms", () => {
       await expectErrorObject(await jsonCall(server, `/v1/forms/${result.form_id}`, "PUT", { form: { asText: 5 } }), 400, /asText/)
     })
 
+    it("PUT takes `as_text`, the spelling responses use, as well as `asText`", async () => {
+      const res = await jsonCall(server, `/v1/forms/${result.form_id}`, "PUT", { form: { as_text: "Spelled as in responses" } })
+      expect(res.status).toBe(200)
+      const stored = await (await server.call(`/v1/forms/${result.form_id}`)).json()
+      expect(stored.as_text).toBe("Spelled as in responses")
+      await expectErrorObject(
+        await jsonCall(server, `/v1/forms/${result.form_id}`, "PUT", { form: { asText: "one", as_text: "other" } }),
+        400,
+        /form\.as_text.*differ/
+      )
+      await expectErrorObject(await jsonCall(server, `/v1/forms/${result.form_id}`, "PUT", { form: { as_text: 5 } }), 400, /as_text/)
+    })
+
+    it("PUT answers 400 naming a member of `form` it does not know, and changes nothing", async () => {
+      const before = await (await server.call(`/v1/forms/${result.form_id}`)).json()
+      await expectErrorObject(
+        await jsonCall(server, `/v1/forms/${result.form_id}`, "PUT", { form: { asText: "not stored", formUrl: "https://example.com/x.pdf" } }),
+        400,
+        /form\.formUrl/
+      )
+      const after = await (await server.call(`/v1/forms/${result.form_id}`)).json()
+      expect(after.as_text).toBe(before.as_text)
+    })
+
     it("PUT with only `fields` (no form_url ever set) is stored", async () => {
       const target = result.fields[2]
       const res = await jsonCall(server, `/v1/forms/${result.form_id}`, "PUT", { form: { fields: [{ id: target.id, name: "Remarks" }] } })

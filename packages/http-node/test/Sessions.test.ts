@@ -160,6 +160,12 @@ describe("sessions", () => {
       expect(created.session_id).toMatch(/^ses_[0-9A-Z]{26}$/)
     })
 
+    it("polling the response's own id (cs_) is a 404 that points at session_id", async () => {
+      const res = await server.call(`/v1/sessions/${created.id}`)
+      expect(res.status).toBe(404)
+      expect((await res.json()).error_message).toMatch(/id of the creation response; poll its session_id/)
+    })
+
     it("goes through pending/processing to completed", () => {
       for (const status of seen) expect(["pending", "processing", "completed"]).toContain(status)
       expect(seen.at(-1)).toBe("completed")

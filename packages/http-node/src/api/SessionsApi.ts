@@ -21,7 +21,10 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
       payload: [Wire.CreateSessionJson, multipartSession],
       success: Wire.SessionCreated.pipe(HttpApiSchema.status(202)),
       error: [...Errors.common, Errors.Forbidden, Errors.NotFound, Errors.PayloadTooLarge, Errors.UnsupportedMediaType]
-    }).annotate(OpenApi.Description, "Creates an autofill session; it is filled in the background."),
+    }).annotate(
+      OpenApi.Description,
+      "Creates an autofill session; it is filled in the background. Poll `GET /v1/sessions/{session_id}` with the answer's `session_id` (`ses_...`); the answer's own `id` (`cs_...`) names the response, not the session."
+    ),
     HttpApiEndpoint.get("get", "/v1/sessions/:id", {
       params: { id: Schema.String },
       success: [Wire.SessionStatus, Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" }))],

@@ -44,7 +44,10 @@ export const Deleted = Schema.Struct({ id: Schema.String, object: Schema.String,
 
 export const UpdateFormRequest = Schema.Struct({
   form: Schema.Struct({
+    /** The text of the form, as interface.md spells it in the request. */
     asText: Schema.optionalKey(Schema.String),
+    /** The same member as responses spell it; either spelling is accepted, both must agree. */
+    as_text: Schema.optionalKey(Schema.String),
     form_url: Schema.optionalKey(Schema.String),
     fields: Schema.optionalKey(Schema.Array(Schema.Record(Schema.String, Schema.Unknown))),
     group_instructions: Schema.optionalKey(Instructions),
@@ -74,9 +77,9 @@ export const CreateSessionJson = Schema.Struct({
 })
 
 export const SessionCreated = Schema.Struct({
-  id: Schema.String,
+  id: Schema.String.annotate({ description: "The id of this creation response (`cs_...`), not of the session: poll `session_id`." }),
   object: Schema.Literal("session"),
-  session_id: Schema.String
+  session_id: Schema.String.annotate({ description: "The session's id (`ses_...`): poll `GET /v1/sessions/{session_id}` until it is completed." })
 })
 
 /** Why a filled field has its value. */

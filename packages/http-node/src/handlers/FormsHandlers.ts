@@ -110,17 +110,29 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
           // a missing one a 404, whatever was sent.
           yield* forms.get(user.id, params.id)
           if (Body.mediaType(request) !== "application/json") return yield* fail("standard", 415, "Expected application/json")
-          const input = yield* Query.decode("standard", Wire.UpdateFormRequest, yield* Body.json(yield* Body.read(request, "standard"), "standard"))
+          const body = yield* Body.json(yield* Body.read(request, "standard"), "standard")
+          // A member the update does not know would otherwise be dropped in silence, and the
+          // caller told `updated: true` for a change that never happened.
+          const unknown = unknownFormMembers(body)
+          if (unknown !== undefined) {
+            return yield* fail("standard", 400, `Invalid form.${unknown}: not a member of a form update (${updateMembers.join(", ")}).`)
+          }
+          const input = yield* Query.decode("standard", Wire.UpdateFormRequest, body)
           const patch = input.form
+          if (patch.asText !== undefined && patch.as_text !== undefined && patch.asText !== patch.as_text) {
+            return yield* fail("standard", 400, "Invalid form.as_text: form.asText and form.as_text are the same member and differ.")
+          }
           const form = yield* forms.update(user.id, params.id, {
-            as_text: patch.asText,
+            as_text: patch.asText ?? patch.as_text,
             form_url: patch.form_url,
             fields: patch.fields?.map((f) => f as { id: string }),
             group_instructions: patch.group_instructions,
             line_by_line_instructions: patch.line_by_line_instructions
           }).pipe(
-            // The core names the member as it stores it; the client sent `asText`.
-            Effect.catchTag("InvalidInput", (e) => Effect.fail(new InvalidInput.InvalidInput({ field: e.field.replace(/^form\.as_text\b/, "form.asText"), message: e.message })))
+            // The core names the member as it stores it; name it as the client sent it.
+            Effect.catchTag("InvalidInput", (e) =>
+              Effect.fail(new InvalidInput.InvalidInput({ field: patch.asText !== undefined ? e.field.replace(/^form\.as_text\b/, "form.asText") : e.field, message: e.message }))
+            )
           )
           return json(200, {
             id: Id.make("updateForm"),
@@ -156,3 +168,15 @@ const markOf = (field: FormField.FormField): PdfEngine.PreviewMark => ({
 
 /** A file name safe inside a quoted Content-Disposition parameter. */
 export const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_")
+
+/** The members a `PUT /v1/forms/{id}` body's `form` may hold. */
+const updateMembers = ["asText (or as_text)", "form_url", "fields", "group_instructions", "line_by_line_instructions"]
+const knownUpdateMembers = new Set(["asText", "as_text", "form_url", "fields", "group_instructions", "line_by_line_instructions"])
+
+/** The first member of the body's `form` that an update does not know, if any. */
+const unknownFormMembers = (body: unknown): string | undefined => {
+  if (typeof body !== "object" || body === null || !("form" in body)) return undefined
+  const form = (body as { form: unknown }).form
+  if (typeof form !== "object" || form === null || Array.isArray(form)) return undefined
+  return Object.keys(form).find((key) => !knownUpdateMembers.has(key))
+}

@@ -55,7 +55,14 @@ export const fromCoreError = (family: Family, e: { readonly _tag: string } & Rec
     case "ProfileNotFound":
       return error(family, 404, `Profile '${e.profileId}' not found.`)
     case "SessionNotFound":
-      return error(family, 404, `Session '${e.sessionId}' not found.`)
+      // The creation answer's own `id` (cs_...) is what newcomers poll first.
+      return error(
+        family,
+        404,
+        e.sessionId.startsWith(`${Id.prefixes.sessionCreated}_`)
+          ? `Session '${e.sessionId}' not found: '${e.sessionId}' is the id of the creation response; poll its session_id (ses_...).`
+          : `Session '${e.sessionId}' not found.`
+      )
     case "SessionNotReady":
       return error(family, 409, `Session '${e.sessionId}' is ${e.status}; the filled PDF exists once it is completed.`)
     case "JobNotFound":
