@@ -22,7 +22,7 @@ export const Profile = Schema.Struct({
   userId: UserId,
   name: Schema.String,
   status: ProfileStatus,
-  data: Schema.Record(Schema.String, Schema.String),
+  data: Schema.Record(Schema.String, Schema.Json),
   files: Schema.Array(ProfileFile),
   created: Schema.String,
   updated: Schema.String
@@ -37,7 +37,10 @@ export class ProfileNotFound extends Schema.TaggedError<ProfileNotFound>()("Prof
 export const profileLimits = {
   /** Characters of `name`. */
   name: 500,
-  /** Entries of `data`, the characters of each key and of each value, and of all together. */
+  /**
+   * Entries of `data`, the characters of each key and of each value (a number, list or object
+   * counts its JSON), and of all together.
+   */
   dataEntries: 1_000,
   dataKey: 200,
   dataValue: 10_000,
@@ -48,12 +51,38 @@ export const profileLimits = {
 
 const ProfileName = Schema.String.check(Schema.isTrimmed(), Schema.isMinLength(1), Schema.isMaxLength(profileLimits.name))
 
-const DataValue = Schema.String.check(Schema.isMaxLength(profileLimits.dataValue))
+/** How deep a value of `data` may nest objects and lists (`address › city` is 2). */
+const dataDepth = 6
+
+/** Characters a value counts towards the limits: a string its own, anything else its JSON. */
+const valueSize = (value: Schema.Json): number => (typeof value === "string" ? value.length : JSON.stringify(value).length)
+
+const depthOf = (value: Schema.Json): number =>
+  value !== null && typeof value === "object"
+    ? 1 + Math.max(0, ...(Array.isArray(value) ? value : Object.values(value)).map(depthOf))
+    : 0
+
+/**
+ * A value of `data`: a string, a number, a boolean, or a list or object of them (a nested
+ * `address`, a list of `children`), as people write profiles; autofill reads every leaf with its
+ * key path. Null is no value: a PATCH uses it to remove a key.
+ */
+const DataValue = Schema.Json.check(
+  Schema.makeFilter((value: Schema.Json) =>
+    value === null
+      ? "Expected a string, number, boolean, list or object, not null"
+      : valueSize(value) > profileLimits.dataValue
+      ? `Expected a value of at most ${profileLimits.dataValue} characters`
+      : depthOf(value) > dataDepth
+      ? `Expected objects and lists nested at most ${dataDepth} deep`
+      : undefined
+  )
+)
 
 /** Characters of a profile's `data`, keys and values together. */
-export const dataSize = (data: Readonly<Record<string, string | null>>): number => {
+export const dataSize = (data: Readonly<Record<string, Schema.Json>>): number => {
   let total = 0
-  for (const [key, value] of Object.entries(data)) total += key.length + (value?.length ?? 0)
+  for (const [key, value] of Object.entries(data)) total += key.length + (value === null ? 0 : valueSize(value))
   return total
 }
 
@@ -61,7 +90,7 @@ export const dataSize = (data: Readonly<Record<string, string | null>>): number 
  * A whole `data` object within the limits (a PATCH is checked again once merged). Keys are
  * checked here: a record's key schema does not run its own checks.
  */
-const checkData = Schema.makeFilter((data: Readonly<Record<string, string | null>>) =>
+const checkData = Schema.makeFilter((data: Readonly<Record<string, Schema.Json>>) =>
   Object.keys(data).some((key) => key.length > profileLimits.dataKey)
     ? `Expected keys of at most ${profileLimits.dataKey} characters`
     : dataSize(data) > profileLimits.dataTotal

@@ -162,7 +162,7 @@ export const layer: Layer.Layer<Profiles, never, Storage.Storage> = Layer.effect
       update: Effect.fn("Profiles.update")(function*(owner, id, raw) {
         const patch = yield* validate(PatchProfile, raw)
         const updated = yield* modify(owner, id, (p) => {
-          const data: Record<string, string> = { ...p.data }
+          const data: Record<string, Schema.Json> = { ...p.data }
           for (const [k, v] of Object.entries(patch.data ?? {})) {
             if (v === null) delete data[k]
             else data[k] = v

@@ -49,8 +49,16 @@ describe("profiles", () => {
       ["an empty name", { name: "  " }, /name/],
       ["a name that is not a string", { name: 7 }, /name/],
       ["an unknown status", { name: "x", status: "Deleted" }, /status/],
-      ["data values that are not strings", { name: "x", data: { age: 5 } }, /data/]
+      ["a null data value", { name: "x", data: { age: null } }, /data/],
+      ["data nested too deep", { name: "x", data: { a: { b: { c: { d: { e: { f: { g: { h: "deep" } } } } } } } } }, /data/]
     ]
+
+    it("takes numbers, booleans, lists and nested objects in data, and gives them back as sent", async () => {
+      const data = { age: 42, married: true, address: { street: "12 Elm Street", city: "Springfield" }, children: [{ name: "Mia" }] }
+      const profile = await create({ name: "Shaped", data })
+      expect(profile.data).toEqual(data)
+      expect(await server.call(`/v1/profiles/${profile.idInternal}`).then((r) => r.json())).toEqual(profile)
+    })
     for (const [label, body, message] of bad) {
       it(`400 for ${label}`, async () => {
         await expectErrorObject(await jsonCall(server, "/v1/profiles", "POST", body, carol), 400, message)
@@ -166,7 +174,7 @@ describe("profiles", () => {
     it("patch validates: 400 naming status, 415 for text/plain, 400 for malformed JSON", async () => {
       const profile = await create({ name: "Strict" })
       await expectErrorObject(await jsonCall(server, `/v1/profiles/${profile.idInternal}`, "PATCH", { status: "Gone" }), 400, /status/)
-      await expectErrorObject(await jsonCall(server, `/v1/profiles/${profile.idInternal}`, "PATCH", { data: { x: 1 } }), 400, /data/)
+      await expectErrorObject(await jsonCall(server, `/v1/profiles/${profile.idInternal}`, "PATCH", { data: { x: "y".repeat(10_001) } }), 400, /data/)
       await expectErrorObject(await server.call(`/v1/profiles/${profile.idInternal}`, { method: "PATCH", headers: { "content-type": "text/plain" }, body: "{}" }), 415)
       await expectErrorObject(await server.call(`/v1/profiles/${profile.idInternal}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: "{" }), 400, /JSON/)
       expect(await server.call(`/v1/profiles/${profile.idInternal}`).then((r) => r.json())).toEqual(profile)

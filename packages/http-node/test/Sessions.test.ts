@@ -322,6 +322,21 @@ describe("sessions", () => {
     expect(pdfValue(fields, n.colour)).toBe("Blue")
   })
 
+  it("profile data with a nested object and a number fills by meaning", async () => {
+    const res = await jsonCall(server, "/v1/profiles", "POST", {
+      name: "Nested",
+      data: { person: { "first name": "Nadia", "last name": "Okafor" }, address: { postcode: 60564 } }
+    })
+    expect(res.status).toBe(201)
+    const profileId = (await res.json()).idInternal
+    const done = await settledSession(server, await createSession(server, { form_id: form.form_id, profile_ids: [profileId] }))
+    expect(done.status).toBe("completed")
+    const filled = byFormName(done)
+    expect(filled[n.firstName]).toMatchObject({ value: "Nadia", source: `profile:${profileId}` })
+    expect(filled[n.lastName]).toMatchObject({ value: "Okafor", source: `profile:${profileId}` })
+    expect(filled[n.postcode]).toMatchObject({ value: "60564", source: `profile:${profileId}` })
+  })
+
   it("multipart accepts profile_ids too", async () => {
     const res = await jsonCall(server, "/v1/profiles", "POST", { name: "Multi", data: { "Last name": "Müller-Łukasz" } })
     const profileId = (await res.json()).idInternal

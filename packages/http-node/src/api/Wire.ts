@@ -168,7 +168,9 @@ export const Profile = Schema.Struct({
   updated: Schema.String,
   idInternal: Schema.String,
   files: Schema.Array(ProfileFile),
-  data: Schema.Record(Schema.String, Schema.String)
+  data: Schema.Record(Schema.String, Schema.Json).annotate({
+    description: "The person's or company's facts: strings, numbers, booleans, lists or nested objects, under any keys."
+  })
 })
 
 export const ProfileList = Schema.Struct({
@@ -181,13 +183,13 @@ export const ProfileList = Schema.Struct({
 export const CreateProfile = Schema.Struct({
   name: Schema.String,
   status: Schema.optionalKey(Schema.Literals(["Active", "Inactive"])),
-  data: Schema.optionalKey(Schema.Record(Schema.String, Schema.String))
+  data: Schema.optionalKey(Schema.Record(Schema.String, Schema.Json))
 })
 
 export const PatchProfile = Schema.Struct({
   name: Schema.optionalKey(Schema.String),
   status: Schema.optionalKey(Schema.Literals(["Active", "Inactive"])),
-  data: Schema.optionalKey(Schema.Record(Schema.String, Schema.NullOr(Schema.String)))
+  data: Schema.optionalKey(Schema.Record(Schema.String, Schema.Json).annotate({ description: "Present keys replace; a null removes the key." }))
 })
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok"), version: Schema.String })
