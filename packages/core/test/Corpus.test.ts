@@ -19,6 +19,7 @@ interface ManifestEntry {
   readonly category: "form" | "tricky" | "flat" | "malformed"
   readonly n_fields: number
   readonly pages: number
+  readonly lang?: string
 }
 
 const corpusDir = process.env["FORMWRIGHT_CORPUS"] ?? fileURLToPath(new URL("../../../../shared/corpus", import.meta.url))
@@ -89,6 +90,19 @@ if (!existsSync(manifestPath)) {
               expect(field.page).toBeLessThanOrEqual(entry.pages)
             }
           }
+        }))
+    }
+  })
+
+  // Fonts that name one of the predefined CMaps (UniJIS-UCS2-H, ...) read as no text at all
+  // unless pdf.js is given its CMaps.
+  describe("corpus sweep: Chinese, Japanese and Korean page text", () => {
+    const script: Record<string, RegExp> = { ja: /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u, zh: /\p{Script=Han}/u, ko: /\p{Script=Hangul}/u }
+    for (const entry of manifest.files.filter((e) => e.category === "form" && e.lang !== undefined && e.lang in script)) {
+      it.effect(`${entry.name} (${entry.lang}) reads in its script`, () =>
+        Effect.gen(function*() {
+          const form = yield* FormReader.readForm(bytesOf(entry))
+          expect(form.asText.replace(/\[\[[^\]]*\]\]/g, "")).toMatch(script[entry.lang!]!)
         }))
     }
   })

@@ -28,10 +28,19 @@ export interface OpenOptions {
   readonly maxImagePixels?: number | undefined
 }
 
+const pdfjsRoot = () => dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"))
+
 const renderingResources = () => {
-  const root = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"))
+  const root = pdfjsRoot()
   return { standardFontDataUrl: join(root, "standard_fonts") + sep, wasmUrl: join(root, "wasm") + sep }
 }
+
+/**
+ * The predefined CMaps pdf.js ships (UniJIS-UCS2-H, UniKS-UCS2-H, ...). Without them a CID font
+ * that names one has no Unicode: Chinese, Japanese and Korean forms would read as no text at all,
+ * for labels and detection as much as for drawing. Read from disk only when a font names one.
+ */
+const characterMaps = () => ({ cMapUrl: join(pdfjsRoot(), "cmaps") + sep, cMapPacked: true })
 
 /**
  * Opens `bytes` with pdf.js for the lifetime of the surrounding scope. pdf.js takes ownership
@@ -46,6 +55,7 @@ export const open = (bytes: Uint8Array, options: OpenOptions = {}): Effect.Effec
         disableFontFace: true,
         useSystemFonts: false,
         stopAtErrors: false,
+        ...characterMaps(),
         ...(options.forRendering ? renderingResources() : {}),
         ...(options.maxImagePixels !== undefined ? { maxImageSize: options.maxImagePixels } : {})
       })

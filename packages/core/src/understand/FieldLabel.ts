@@ -853,7 +853,16 @@ const findLeftToRight = (query: LabelQuery, phrases: ReadonlyArray<Phrase>): Lab
   const { rect } = query
 
   if (query.kind === "check") {
-    return rightOf(finder) ?? leftOfBox(finder) ?? above(finder) ?? columnHeader(finder) ?? below(finder)
+    const caption = rightOf(finder) ?? leftOfBox(finder)
+    if (caption) return caption
+    // A grid of boxes with no caption of their own ("with friends: Listening", "with family:
+    // Reading"): each is named by its row and its column, as a table cell is.
+    const column = columnHeader(finder)
+    if (column) {
+      const row = rowLabel(finder)
+      return row && row.text !== column.text ? { ...column, text: `${row.text}: ${column.text}`, phrases: [...row.phrases, ...column.phrases] } : column
+    }
+    return above(finder) ?? below(finder)
   }
 
   if (query.kind === "row") return leftOf(sideways, 6 * 12, true) ?? leftOf(sideways, MAX_LEFT, true) ?? questionAbove(finder)
@@ -938,7 +947,9 @@ export const clean = (text: string): string => {
     .trim()
   // How to answer is no part of the question: "(select only one box)", "(check all that apply)".
   s = s.replace(/\s*\((?:[^()]*\b(?:select|check|tick|mark|choose|cochez|cocher|ankreuzen|marque|marcar|seleccione)\b[^()]*)\)\s*/giu, " ").trim()
-  // Item numbers, possibly nested ("6.d.", "12a)", "(4)", "b."); "Part 2" and "Line 5" stay (they are words).
+  // Item numbers, possibly nested ("6.d.", "12a)", "(4)", "b.", a circled "⑮"); "Part 2" and
+  // "Line 5" stay (they are words).
+  s = s.replace(/^[\u2460-\u2473\u24ea\u24f5-\u24fe\u2776-\u2793]\s*/u, "")
   for (let guard = 0; guard < 3; guard++) {
     const stripped = s.replace(/^(?:\(?\d{1,3}[a-z]?[.)](?:\s?[a-z][.)])?\s*|\(\d{1,3}[a-z]?\)\s*|\(?[a-z][.)]\s+)(?=\S)/i, "")
     if (stripped === s) break

@@ -132,6 +132,27 @@ describe("Understanding.understand", () => {
     ])
   })
 
+  it("names a grid of check boxes without captions by row and column", () => {
+    // Check boxes that fill their table cells, as in a grid form.
+    const cell = (x: number, y: number) => box(x, y, x + 55, y + 14)
+    const inputs = [
+      input("cb1", cell(200, 700), { form_type: "CheckBox" }),
+      input("cb2", cell(260, 700), { form_type: "CheckBox" }),
+      input("cb3", cell(200, 680), { form_type: "CheckBox" }),
+      input("cb4", cell(260, 680), { form_type: "CheckBox" })
+    ]
+    const understood = Understanding.understand(
+      inputs,
+      text(["Listening", 195, 718, 8], ["Reading", 257, 718, 8], ["⑮ with friends", 60, 702], ["⑯ with family", 60, 682])
+    )
+    expect(understood.map((u) => u.label)).toEqual([
+      "with friends: Listening",
+      "with friends: Reading",
+      "with family: Listening",
+      "with family: Reading"
+    ])
+  })
+
   it("gives the boxes under a signature line that names another party to that party", () => {
     const inputs = [
       input("Text1", box(110, 600, 250, 614)),
