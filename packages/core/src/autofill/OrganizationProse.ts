@@ -56,6 +56,9 @@ const FOUNDED =
 const KIND_OF_BUSINESS =
   /\b(?:is|was)\s+an?\s+(?:(?:for-profit|not-for-profit|non-?profit|privately[- ]held|private|public|small|family[- ]owned|independent|(?:[A-Z][a-z]+)-based)\s+)*([a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,3})\s+(?:firm|company|business|practice|agency|consultancy|contractor|studio|shop|manufacturer|provider|partnership)\b/gu
 
+const PROFIT_STATUS =
+  /\b(?:is|was|ist|est|es)\s+(?:an?|ein(?:e)?|une?|una?)\s+(for[- ]profit|not[- ]for[- ]profit|non[- ]?profit|gemeinnützige[rs]?|(?:organisme|association)\s+sans\s+but\s+lucratif|sin\s+fines\s+de\s+lucro)\b/giu
+
 /** The organisation's statements in `text`, in order. A statement found twice with two values is dropped. */
 export const statements = (text: string): ReadonlyArray<OrganizationStatement> => {
   const out: Array<OrganizationStatement> = []
@@ -70,6 +73,11 @@ export const statements = (text: string): ReadonlyArray<OrganizationStatement> =
     const order = /\b(?:am|le|el)\s*$/u.test(m[0].slice(0, m[0].length - m[1]!.length)) ? "DMY" : undefined
     const date = parseDate(m[1]!.trim(), order)
     if (date) out.push({ type: "established_date", value: date, at: m.index!, evidence: `'${m[0].trim()}'` })
+  }
+  // "is a for-profit civil engineering firm", "ist ein gemeinnütziger Verein": whether it works for profit.
+  for (const m of text.matchAll(PROFIT_STATUS)) {
+    const nonprofit = !/^for[- ]profit$/iu.test(m[1]!)
+    out.push({ type: "legal_form", value: nonprofit ? "Nonprofit" : "For-profit", at: m.index!, evidence: `'${m[0].trim()}'` })
   }
   for (const m of text.matchAll(KIND_OF_BUSINESS)) {
     const kind = m[1]!.trim()

@@ -2,7 +2,7 @@
  * Yes/no questions a form asks with check boxes, answered from facts the way a careful person
  * would: "Have you ever been married?" from a marital status, "Spouse U.S. citizen?" from the
  * spouse's citizenship, "Ever applied for a passport?" from a passport history, "Do you employ 25
- * or fewer employees?" from a head count, and "I speak: ☐ Deutsch ☐ Français" from the languages
+ * or fewer employees?" from a head count, "Are you a nonprofit?" from a legal form, and "I speak: ☐ Deutsch ☐ Français" from the languages
  * a person speaks. A question is answered only
  * when a fact says so outright; otherwise its boxes stay empty.
  */
@@ -55,6 +55,7 @@ const everMarriedWords = / (?:ever (?:been )?married|have you (?:ever )?been mar
 const passportHistoryWords = / (?:ever (?:applied|been issued|had|held)|previously (?:applied|issued|held)) /
 const passportWords = / (?:passports?|reisepass\w*|passeports?|pasaportes?) /
 
+const nonprofitWords = / (?:non ?profit|not for profit|tax exempt|gemeinnutzig\w*|sans but lucratif|sin fines de lucro) /
 const employeeWords = / (?:employees?|employ|staff|workers|mitarbeiter\w*|beschaftigte\w*|salaries|employes|empleados|trabajadores) /
 
 /** A head-count threshold a question asks about ("25 or fewer", "more than 50", "at least 10"). */
@@ -86,6 +87,12 @@ const answerFrom = (question: string, fact: TypedFact): YesNo | undefined => {
     const threshold = thresholdOf(question)
     if (!threshold || !Number.isFinite(count) || fact.value.replace(/[^\d]/g, "") === "") return undefined
     return threshold.holds(count) ? "yes" : "no"
+  }
+  // "Are you a nonprofit organized as tax exempt ...?": from the organisation's legal form.
+  if (nonprofitWords.test(question) && fact.type === "legal_form") {
+    if (nonprofitWords.test(value) || / (?:charit\w*|501 c) /.test(value)) return "yes"
+    if (/ for profit /.test(value) && !/ not for profit /.test(value)) return "no"
+    return undefined
   }
   if (passportHistoryWords.test(question) && passportWords.test(question) && fact.type === "passport_history") {
     return / (?:never|nie|jamais|nunca|no|none) /.test(value) ? "no" : undefined

@@ -270,7 +270,7 @@ const organizationWords = / (?:organi[sz]ations?|organism\w*|company|companies|b
 
 // What only an organisation has, or names one: a label asking for these may say "company".
 const organizationTypes: ReadonlySet<SemanticType> = new Set([
-  "organization", "employer", "ein", "business_type", "industry_code", "established_date", "employee_count", "gross_income", "net_income"
+  "organization", "employer", "ein", "business_type", "legal_form", "industry_code", "established_date", "employee_count", "gross_income", "net_income"
 ])
 
 /** Whether a field of the holder may hold an organisation's value: its label or headings name one. */

@@ -88,6 +88,7 @@ export const semanticTypes = [
   "passport_history",
   // An organisation's own facts
   "business_type",
+  "legal_form",
   "industry_code",
   "established_date",
   "employee_count",
@@ -195,6 +196,7 @@ const organizationRules: ReadonlyArray<Rule> = [
   },
   { type: "gross_income", pattern: / (?:gross (?:annual )?(?:income|revenue|receipts|sales)|annual (?:gross )?(?:revenue|turnover)|(?:jahres)?umsatz\w*|bruttoeinkommen|chiffre d affaires|revenu brut|ingresos brutos|volumen de negocio) / },
   { type: "net_income", pattern: / (?:net (?:annual )?(?:income|profit|earnings)|nettoeinkommen|jahresuberschuss|reingewinn|revenu net|resultat net|benefice net|ingresos netos|beneficio neto) / },
+  { type: "legal_form", pattern: / (?:(?:type|kind|form) of (?:legal )?entity|entity type|legal (?:form|structure|status)|business structure|form of (?:business|organi[sz]ation)|rechtsform|forme juridique|statut juridique|forma juridica|tipo de (?:sociedad|entidad)) / },
   { type: "business_type", pattern: / (?:(?:type|kind|nature|line) of business|business (?:type|activity|activities)|nature of (?:the )?(?:business|activity)|principal (?:business )?activity|art des (?:unternehmens|betriebs|gewerbes)|branche|geschaftstatigkeit|secteur d activite|activite principale|nature de l activite|tipo de (?:negocio|empresa)|actividad (?:principal|economica)) / }
 ]
 

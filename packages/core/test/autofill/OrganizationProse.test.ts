@@ -20,6 +20,12 @@ describe("OrganizationProse.statements", () => {
     })
   })
 
+  it("reads whether it works for profit", () => {
+    expect(byType("Larch & Co. LLC is a for-profit surveying firm.").legal_form).toBe("For-profit")
+    expect(byType("Harbour Aid Inc. is a nonprofit relief organization.").legal_form).toBe("Nonprofit")
+    expect(byType("Die Tafel Nord e. V. ist ein gemeinnütziger Verein.").legal_form).toBe("Nonprofit")
+  })
+
   it("reads German and French statements", () => {
     expect(byType("Die Muster Bau GmbH ist ein Bauunternehmen, gegründet am 03.04.2001, und hat 35 Mitarbeiter.")).toMatchObject({
       organization: "Muster Bau GmbH",

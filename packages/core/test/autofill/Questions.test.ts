@@ -37,6 +37,14 @@ describe("Questions.answerYesNo", () => {
     expect(answerYesNo(no, large)?.value).toBe(true)
   })
 
+  it("answers whether an organisation is a nonprofit from its legal form", () => {
+    const nonprofit = box("Are you a nonprofit organized as tax exempt or a governmental research organization?", { role: "employer" })
+    expect(answerYesNo(nonprofit, [fact("legal_form", "Illinois limited liability company (for-profit)", { role: "employer" })])?.value).toBe("N")
+    expect(answerYesNo(nonprofit, [fact("legal_form", "Not-for-profit corporation", { role: "employer" })])?.value).toBe("Y")
+    // A legal form that says neither answers nothing.
+    expect(answerYesNo(nonprofit, [fact("legal_form", "Limited liability company", { role: "employer" })])).toBeUndefined()
+  })
+
   it("ticks a lone box only when its own caption is the answer", () => {
     const yes = box("Ever married: Yes", {}, { options: [{ label: "Yes", value: "On" }] })
     const no = box("Ever married: No", {}, { options: [{ label: "Yes", value: "On" }] })

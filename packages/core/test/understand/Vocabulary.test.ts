@@ -30,6 +30,8 @@ describe("Vocabulary.typeOf", () => {
     ["Signature", "signature"],
     ["Wages, salaries, tips", "unknown"],
     ["Country of birth", "birth_country"],
+    ["Type of entity", "legal_form"],
+    ["Rechtsform", "legal_form"],
     ["In Care Of Name", "unknown"],
     ["c/o name", "unknown"],
     ["State-assigned unique ID (if applicable)", "unknown"],
