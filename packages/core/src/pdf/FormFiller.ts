@@ -1,10 +1,11 @@
 /**
  * Fills AcroForm fields and writes their appearance streams, so the values show in every viewer
- * (never left to `NeedAppearances`). Plain WinAnsi text keeps the field's standard font; text
- * beyond WinAnsi (Greek, Cyrillic, most of Latin Extended) is drawn with an embedded subset of
- * Noto Sans.
+ * (never left to `NeedAppearances`). Plain WinAnsi text keeps the field's standard font; other
+ * text is drawn with an embedded subset of the Noto font for its script (Fonts.ts, chosen per
+ * field by Scripts.ts), right-to-left text in visual order and right-aligned (Bidi.ts). A value
+ * no font can draw is skipped with the character named, rather than drawn as empty boxes.
  */
-import fontkit from "@cantoo/fontkit"
+import fontkit, { type Font as FontkitFont } from "@cantoo/fontkit"
 import {
   defaultDropdownAppearanceProvider,
   defaultOptionListAppearanceProvider,
@@ -25,15 +26,19 @@ import {
   PDFTextField,
   layoutMultilineText,
   StandardFonts,
-  TextAlignment
+  TextAlignment,
+  defaultTextFieldAppearanceProvider
 } from "@cantoo/pdf-lib"
 import type { PDFDocument, PDFField, PDFFont, PDFObject } from "@cantoo/pdf-lib"
 import { Effect } from "effect"
 import { checkboxWord, type FieldValue } from "../FormField.ts"
+import * as Bidi from "./Bidi.ts"
 import * as Fonts from "./Fonts.ts"
+import * as FontSubset from "./FontSubset.ts"
 import { type PdfRejected, unusable, type PdfUnusable } from "./PdfError.ts"
 import * as PdfLib from "./PdfLib.ts"
 import { decodeText, fieldFlags, flags, inherited, onStates } from "./PdfLib.ts"
+import * as Scripts from "./Scripts.ts"
 
 /** One value to put into the field whose full name is `formName`. */
 export interface Assignment {
@@ -91,18 +96,44 @@ const standardFontFor = (da: string | undefined): StandardFonts => {
 /** Fonts embedded on demand, once per document. */
 interface FontBox {
   readonly standard: (which: StandardFonts) => Effect.Effect<PDFFont, Error>
-  readonly unicode: Effect.Effect<PDFFont, Error>
+  readonly unicode: (family: Fonts.Family) => Effect.Effect<PDFFont, Error>
   readonly used: Set<PDFFont>
   readonly isUnicode: (font: PDFFont) => boolean
+  /** The embedded font's file read by fontkit, for glyph positions (right-to-left text only). */
+  readonly shaperOf: (font: PDFFont) => FontkitFont | undefined
 }
 
-const makeFontBox = (doc: PDFDocument): FontBox => {
+/**
+ * `drawable` is every character the document may draw (asked once, when a font other than
+ * Noto Sans is first needed): each such font is cut down to those characters before it is
+ * embedded, so one subset serves every field that uses it.
+ */
+const makeFontBox = (doc: PDFDocument, drawable: () => string): FontBox => {
   const standard = new Map<StandardFonts, PDFFont>()
-  let unicode: PDFFont | undefined
+  const unicode = new Map<Fonts.Family, PDFFont>()
   const used = new Set<PDFFont>()
+  const files = new Map<PDFFont, Uint8Array>()
+  const shapers = new Map<PDFFont, FontkitFont>()
+  let characters: string | undefined
+  const embed = (data: Uint8Array) =>
+    Effect.tryPromise({
+      try: () => {
+        doc.registerFontkit(fontkit)
+        return doc.embedFont(data, { subset: true })
+      },
+      catch: (e) => toError(e)
+    }).pipe(Effect.tap((font) => Effect.sync(() => files.set(font, data))))
   return {
     used,
-    isUnicode: (font) => font === unicode,
+    isUnicode: (font) => files.has(font),
+    shaperOf: (font) => {
+      const file = files.get(font)
+      if (!file) return undefined
+      let shaper = shapers.get(font)
+      // Our files are single fonts, never collections.
+      if (!shaper) shapers.set(font, (shaper = fontkit.create(file) as FontkitFont))
+      return shaper
+    },
     standard: (which) =>
       Effect.suspend(() => {
         const cached = standard.get(which)
@@ -111,26 +142,28 @@ const makeFontBox = (doc: PDFDocument): FontBox => {
           Effect.tap((font) => Effect.sync(() => standard.set(which, font)))
         )
       }),
-    unicode: Effect.suspend(() => {
-      if (unicode) return Effect.succeed(unicode)
-      return Fonts.notoSans.pipe(
-        Effect.mapError((e) => new Error(e.message)),
-        Effect.flatMap((bytes) =>
-          Effect.tryPromise({
-            try: () => {
-              doc.registerFontkit(fontkit)
-              return doc.embedFont(bytes, { subset: true })
-            },
-            catch: (e) => toError(e)
-          })
-        ),
-        Effect.tap((font) => Effect.sync(() => (unicode = font)))
-      )
-    })
+    unicode: (family) =>
+      Effect.suspend(() => {
+        const cached = unicode.get(family)
+        if (cached) return Effect.succeed(cached)
+        const bytes = Fonts.bytes(family).pipe(Effect.mapError((e) => new Error(e.message)))
+        // Noto Sans is small enough for fontkit to subset on its own.
+        const prepared = family === "notoSans" ? bytes : bytes.pipe(
+          Effect.flatMap((data) => FontSubset.subset(data, (characters ??= drawable()))),
+          Effect.mapError((e) => new Error(e.message))
+        )
+        return prepared.pipe(
+          Effect.flatMap(embed),
+          Effect.tap((font) => Effect.sync(() => unicode.set(family, font)))
+        )
+      })
   }
 }
 
 const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)))
+
+/** No embedded font has a glyph for one of a value's characters. */
+class Undrawable extends Error {}
 
 const coverage = new WeakMap<PDFFont, Set<number>>()
 
@@ -148,15 +181,68 @@ const covers = (font: PDFFont, text: string): boolean => {
   return true
 }
 
-/** The field's standard font when it can draw all of `texts`, else embedded Noto Sans. */
+const codePointName = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`
+
+/**
+ * The field's standard font when it can draw all of `texts`, else the first Unicode font that
+ * can (see Scripts.familiesFor); fails with Undrawable when none can.
+ */
 const fontFor = (box: FontBox, field: PDFField, texts: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const da = decodeText(inherited(field.acroField.dict, "DA")) ?? field.acroField.getDefaultAppearance()
     const standard = yield* box.standard(standardFontFor(da))
-    const font = texts.every((t) => covers(standard, t)) ? standard : yield* box.unicode
-    box.used.add(font)
-    return font
+    if (texts.every((t) => covers(standard, t))) {
+      box.used.add(standard)
+      return standard
+    }
+    const joined = texts.join("\n")
+    const families = Scripts.familiesFor(joined)
+    const coverages: Array<Fonts.Coverage> = []
+    for (const family of families) {
+      const has = yield* Fonts.coverage(family).pipe(Effect.mapError((e) => new Error(e.message)))
+      if (Fonts.covers(has, joined)) {
+        const font = yield* box.unicode(family)
+        box.used.add(font)
+        return font
+      }
+      coverages.push(has)
+    }
+    const missing = Array.from(joined).find((ch) => ch !== "\n" && !covers(standard, ch) && coverages.every((c) => !Fonts.covers(c, ch)))
+    return yield* Effect.fail(
+      new Undrawable(
+        missing === undefined
+          ? "No one embedded font can draw all of this value's scripts, so part of it would show as empty boxes."
+          : `No embedded font can draw ${codePointName(missing)}, so the value would show as empty boxes.`
+      )
+    )
   })
+
+/** `font` as it draws `texts` at `size` points: in visual order when they hold right-to-left text. */
+const drawingFont = (box: FontBox, font: PDFFont, texts: ReadonlyArray<string>, size: number | undefined): PDFFont => {
+  const shaper = box.shaperOf(font)
+  if (!shaper || !texts.some(Bidi.needsReordering)) return font
+  return Bidi.visualFont({ font, shaper, size }, Bidi.isRtl(texts.join("\n")))
+}
+
+/** A text field drawn right-aligned: right-to-left text starts at the right, unless the form chose centring. */
+const alignedForRtl = (field: PDFTextField): PDFTextField =>
+  new Proxy(field, {
+    get: (target, property) => {
+      if (property === "getAlignment") {
+        return () => (target.getAlignment() === TextAlignment.Left ? TextAlignment.Right : target.getAlignment())
+      }
+      const member = Reflect.get(target, property, target)
+      return typeof member === "function" ? member.bind(target) : member
+    }
+  })
+
+/** Draws a text field's appearances with `font`, right-aligned when `text` reads right to left. */
+const drawText = (box: FontBox, field: PDFTextField, font: PDFFont, text: string, size: number | undefined) => {
+  const drawn = drawingFont(box, font, [text], size)
+  if (Bidi.needsReordering(text) && Bidi.isRtl(text)) {
+    field.updateAppearances(drawn, (f, widget, fnt) => defaultTextFieldAppearanceProvider(alignedForRtl(f), widget, fnt))
+  } else field.updateAppearances(drawn)
+}
 
 const missingAppearance = (widget: PDFDict): boolean => {
   const ap = widget.lookup(PDFName.of("AP"))
@@ -264,8 +350,9 @@ const fillText = (doc: PDFDocument, box: FontBox, field: PDFTextField, value: Fi
     yield* Effect.try({
       try: () => {
         field.setText(text === "" ? undefined : text)
-        const size = !field.isCombed() && daFontSize(doc, field) <= 0 ? autoSize(field, font, text, multiline) : undefined
-        drawKeepingDa(doc, field, font, box.isUnicode(font), size, () => field.updateAppearances(font))
+        const daSize = daFontSize(doc, field)
+        const size = !field.isCombed() && daSize <= 0 ? autoSize(field, drawingFont(box, font, [text], undefined), text, multiline) : undefined
+        drawKeepingDa(doc, field, font, box.isUnicode(font), size, () => drawText(box, field, font, text, size ?? (daSize > 0 ? daSize : undefined)))
       },
       catch: toError
     })
@@ -371,7 +458,10 @@ const fillChoice = (doc: PDFDocument, box: FontBox, field: PDFDropdown | PDFOpti
       else return skip(`"${w}" is not an option of this field.`)
     }
     const labels = chosen.map((o) => o.label)
-    const font = yield* fontFor(box, field, isList ? [...options.map((o) => o.label), ...labels] : labels)
+    const shown = isList ? [...options.map((o) => o.label), ...labels] : labels
+    const font = yield* fontFor(box, field, shown)
+    const daSize = daFontSize(doc, field)
+    const drawn = drawingFont(box, font, shown, daSize > 0 ? daSize : undefined)
     yield* Effect.try({
       try: () => {
         const values = chosen.map((o) => PDFHexString.fromText(o.value))
@@ -382,9 +472,9 @@ const fillChoice = (doc: PDFDocument, box: FontBox, field: PDFDropdown | PDFOpti
         else dict.delete(PDFName.of("I"))
         drawKeepingDa(doc, field, font, box.isUnicode(font), undefined, () => {
           if (field instanceof PDFDropdown) {
-            field.updateAppearances(font, (f, widget, fnt) => defaultDropdownAppearanceProvider(showing(f, labels), widget, fnt))
+            field.updateAppearances(drawn, (f, widget, fnt) => defaultDropdownAppearanceProvider(showing(f, labels), widget, fnt))
           } else {
-            field.updateAppearances(font, (f, widget, fnt) => defaultOptionListAppearanceProvider(showing(f, labels), widget, fnt))
+            field.updateAppearances(drawn, (f, widget, fnt) => defaultOptionListAppearanceProvider(showing(f, labels), widget, fnt))
           }
         })
       },
@@ -446,11 +536,14 @@ const completeAppearances = (
         if (field instanceof PDFTextField) {
           const text = field.getText() ?? ""
           const font = yield* fontFor(box, field, [text])
-          const size = !field.isCombed() && daFontSize(doc, field) <= 0 ? autoSize(field, font, text, field.isMultiline()) : undefined
-          drawKeepingDa(doc, field, font, box.isUnicode(font), size, () => field.updateAppearances(font))
+          const daSize = daFontSize(doc, field)
+          const size = !field.isCombed() && daSize <= 0 ? autoSize(field, drawingFont(box, font, [text], undefined), text, field.isMultiline()) : undefined
+          drawKeepingDa(doc, field, font, box.isUnicode(font), size, () => drawText(box, field, font, text, size ?? (daSize > 0 ? daSize : undefined)))
         } else if (field instanceof PDFDropdown || field instanceof PDFOptionList) {
-          const font = yield* fontFor(box, field, [...field.getOptions(), ...field.getSelected()])
-          drawKeepingDa(doc, field, font, box.isUnicode(font), undefined, () => field.updateAppearances(font))
+          const shown = [...field.getOptions(), ...field.getSelected()]
+          const font = yield* fontFor(box, field, shown)
+          const daSize = daFontSize(doc, field)
+          drawKeepingDa(doc, field, font, box.isUnicode(font), undefined, () => field.updateAppearances(drawingFont(box, font, shown, daSize > 0 ? daSize : undefined)))
         } else if (field instanceof PDFButton) {
           const caption = field.acroField.getWidgets()[0]?.getAppearanceCharacteristics()?.getCaptions()?.normal ?? ""
           field.updateAppearances(yield* fontFor(box, field, [caption]))
@@ -484,6 +577,39 @@ const registerFonts = (doc: PDFDocument, fonts: ReadonlySet<PDFFont>) => {
 }
 
 /**
+ * Every character the fill may draw: the values given, and what the form's fields already hold
+ * or offer (redrawn when the form asked viewers to redraw them), with their bidi mirrors. Each once.
+ */
+const drawableText = (assignments: ReadonlyArray<Assignment>, fields: ReadonlyArray<PdfLib.TerminalField>): string => {
+  const seen = new Set<string>()
+  const add = (text: string | undefined) => {
+    if (text === undefined) return
+    for (const ch of text) {
+      seen.add(ch)
+      // Right-to-left text draws brackets mirrored, so the subset needs both.
+      const mirror = Bidi.mirrorOf(ch)
+      if (mirror !== undefined) seen.add(mirror)
+    }
+  }
+  for (const { value } of assignments) {
+    if (typeof value === "string") add(value)
+    else if (Array.isArray(value)) value.forEach(add)
+  }
+  for (const { field } of fields) {
+    try {
+      if (field instanceof PDFTextField) add(field.getText())
+      else if (field instanceof PDFDropdown || field instanceof PDFOptionList) {
+        field.getOptions().forEach(add)
+        choiceOptions(field.acroField.dict).forEach((o) => add(o.label))
+      } else if (field instanceof PDFButton) add(field.acroField.getWidgets()[0]?.getAppearanceCharacteristics()?.getCaptions()?.normal)
+    } catch {
+      // A damaged field draws nothing new.
+    }
+  }
+  return [...seen].join("")
+}
+
+/**
  * Fills `assignments` into the form in `bytes` and returns the new PDF. Text is cut to the
  * field's /MaxLen; a checkbox takes `true`/`false` or one of its states; a radio group an
  * option's export value or label; a combo or list box option values or labels (a list box
@@ -509,7 +635,7 @@ export const fillForm: (
       else byName.set(formName, [field])
     }
 
-    const box = makeFontBox(doc)
+    const box = makeFontBox(doc, () => drawableText(assignments, fields))
     const appliedNames: Array<string> = []
     const skipped: Array<{ formName: string; reason: string }> = []
     const touched = new Set<PDFField>()
@@ -523,7 +649,7 @@ export const fillForm: (
       for (const field of targets) {
         const outcome = yield* fillOne(doc, box, field, value).pipe(
           Effect.catchDefect((e) => Effect.succeed(skip(`The field could not be filled: ${String(e)}`))),
-          Effect.catch((e) => Effect.succeed(skip(`The field could not be filled: ${e.message}`)))
+          Effect.catch((e) => Effect.succeed(skip(e instanceof Undrawable ? e.message : `The field could not be filled: ${e.message}`)))
         )
         outcomes.push(outcome)
         if (outcome._tag === "Applied") touched.add(field)
