@@ -173,6 +173,9 @@ const rules: ReadonlyArray<Rule> = [
   { type: "occupation", pattern: stems("occupation", "profession", "job title", "title\\b", "position\\b", "beruf", "tatigkeit", "berufsbezeichnung", "emploi\\b", "fonction", "ocupacion", "profesion", "puesto", "cargo\\b") },
   { type: "employer", pattern: stems("employer", "arbeitgeber", "employeur", "empleador", "empresa en la que", "name of (?:your )?employer") },
   { type: "organization", pattern: stems("company", "business name", "organi[sz]ation", "firm\\b", "firma\\b", "unternehmen", "entreprise", "societe", "raison sociale", "empresa", "razon social", "institution", "agency name", "facility name", "name of (?:the )?(?:business|entity|facility)") },
+  // A blank in a sentence after "that I" or "I, the undersigned" ("Know all men by these presents,
+  // that I ____ (Principal)"): the name of the one who says it.
+  { type: "full_name", pattern: / (?:that|whereas) i $| (?:i|we) the undersigned $/ },
   { type: "full_name", pattern: stems("full name", "name\\b", "nom et prenom", "nom prenom", "nom\\b", "nombre y apellidos", "nombre completo", "apellidos y nombre", "vor und nachname", "vor und zuname", "name vorname", "nombre\\b", "nome\\b", "naam\\b", "printed name", "print name", "(?:form )?completed by", "person completing", "ausgefullt von", "rempli par", "cumplimentado por", "completado por"), unless: stems("care ?of", "c o\\b", "character", "pet\\b", "product", "project", "brand", "team\\b", "school", "bank\\b", "vessel", "zu handen", "z hd\\b", "aux bons soins", "a l attention", "a la atencion", "company", "business", "organi[sz]ation", "employer", "street", "file name", "user ?name") },
   { type: "date", pattern: dateWord }
 ]

@@ -31,6 +31,8 @@ describe("Vocabulary.typeOf", () => {
     ["Wages, salaries, tips", "unknown"],
     ["Country of birth", "birth_country"],
     ["Type of entity", "legal_form"],
+    ["KNOW ALL MEN BY THESE PRESENTS, THAT I", "full_name"],
+    ["Schedule I", "unknown"],
     ["Rechtsform", "legal_form"],
     ["In Care Of Name", "unknown"],
     ["c/o name", "unknown"],
