@@ -78,6 +78,14 @@ const firstKnown = (texts: ReadonlyArray<string | undefined>): SemanticType => {
   return "unknown"
 }
 
+const nameTypes: ReadonlySet<SemanticType> = new Set(["given_name", "middle_name", "middle_initial", "given_name_and_middle_initial", "family_name", "full_name", "birth_name"])
+const isDate = (type: SemanticType) => type === "date" || type.endsWith("_date")
+
+/** Two known meanings that cannot both be right: not one name part and another, nor a date and a kind of date. */
+const disagree = (a: SemanticType, b: SemanticType): boolean =>
+  a !== "unknown" && b !== "unknown" && a !== b && !(nameTypes.has(a) && nameTypes.has(b)) &&
+  !(isDate(a) && isDate(b) && (a === "date" || b === "date"))
+
 /** The type of a field from its printed label, then the segments of its name, then its partial name. */
 export const typeOf = (input: SemanticInput): SemanticType => {
   const { field } = input
@@ -92,6 +100,10 @@ export const typeOf = (input: SemanticInput): SemanticType => {
   const fromLabels = firstKnown(
     input.fromTooltip ? [...labelTexts, ...printedTexts, input.question] : [...printedTexts, ...labelTexts, input.question]
   )
+  // A /TU and the label printed before the box that ask for two different things ("State of"
+  // over a blank printed "currently living in the municipality of"): one of them is wrong, and
+  // which is in doubt.
+  if (input.fromTooltip && input.printed && disagree(firstKnown(labelTexts), firstKnown(printedTexts))) return "unknown"
   const choice = field.form_type === "RadioButton" || field.form_type === "CheckBox" || field.form_type === "ComboBox" || field.form_type === "ListBox"
   const fromOptions = choice
     ? Vocabulary.typeOfOptions([...(input.captions ?? []), ...(field.options ?? []).flatMap((o) => [o.label, o.value])])

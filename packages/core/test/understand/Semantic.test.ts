@@ -18,6 +18,13 @@ const describeLabel = (label: string, over: Partial<Semantic.SemanticInput> = {}
   Semantic.describe({ field: field(), label, partialName: "f1 01", ...over })
 
 describe("Semantic.describe", () => {
+  it("gives no meaning when a /TU and the printed label ask for different things", () => {
+    expect(describeLabel("State of", { fromTooltip: true, printed: "(Principal) currently living in the municipality of" }).type).toBe("unknown")
+    // A kind of date and a date, or two parts of a name, agree.
+    expect(describeLabel("Date Hired", { fromTooltip: true, printed: "Date" }).type).toBe("start_date")
+    expect(describeLabel("Last name", { fromTooltip: true, printed: "Name" }).type).toBe("family_name")
+  })
+
   it("reads the role from the names of the groups a field sits in, and an employer's name as its organisation's", () => {
     const preparerPhone = field()
     expect(describeLabel("Phone no", { field: { ...preparerPhone, form_name: "topmostSubform[0].Page2[0].PaidPreparer[0].Preparer[0].f2_35[0]" } }).role).toBe("preparer")
