@@ -3,6 +3,7 @@
  * HTTP-free; storage, conversion, events and URL fetching are ports with swappable adapters.
  */
 export * as ApiKeys from "./ApiKeys.ts"
+export * as Autofill from "./autofill/Autofill.ts"
 export * as ConversionJob from "./ConversionJob.ts"
 export * as Conversions from "./Conversions.ts"
 export * as Converter from "./Converter.ts"

@@ -1,5 +1,6 @@
 /**
- * `formwright preview <in.pdf> [--page N] [--out page.png] [--detect]`: the review picture of
+ * The work of `formwright preview <in.pdf> [--page N] [--out page.png] [--detect]` (its command
+ * line is cli/PreviewCommand.ts): the review picture of
  * `GET /v1/forms/{id}/preview`, from a local PDF and without a server. The fields are the PDF's
  * own, named as an upload names them; with `--detect` the PDF is converted first (as
  * `POST /v1/utils/convert` would, with its defaults) and the fields it would get are drawn with
@@ -7,7 +8,6 @@
  */
 import { Effect } from "effect"
 import { readFile, writeFile } from "node:fs/promises"
-import { basename } from "node:path"
 import { PdfEngine, type FormField } from "@formwright/core"
 
 export interface PreviewArgs {
@@ -28,35 +28,6 @@ export class PreviewFailed {
     this.message = message
     this.usage = usage
   }
-}
-
-/** Reads the command's arguments, or says what is wrong with them. */
-export const parseArgs = (args: ReadonlyArray<string>): PreviewArgs | PreviewFailed => {
-  let input: string | undefined
-  let page = 1
-  let out: string | undefined
-  let detect = false
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    if (arg === "--page") {
-      const raw = args[++i]
-      if (raw === undefined || !/^\d{1,7}$/.test(raw) || Number(raw) < 1) return new PreviewFailed(`--page needs a page number from 1, got '${raw ?? ""}'.`, true)
-      page = Number(raw)
-    } else if (arg === "--out") {
-      out = args[++i]
-      if (out === undefined || out === "") return new PreviewFailed("--out needs a file name.", true)
-    } else if (arg === "--detect") {
-      detect = true
-    } else if (arg.startsWith("--")) {
-      return new PreviewFailed(`Unknown option '${arg}'.`, true)
-    } else if (input === undefined) {
-      input = arg
-    } else {
-      return new PreviewFailed(`One PDF at a time: '${input}' and '${arg}'.`, true)
-    }
-  }
-  if (input === undefined) return new PreviewFailed("preview needs the PDF to draw: formwright preview <in.pdf>.", true)
-  return { input, page, detect, out: out ?? `${basename(input).replace(/\.pdf$/i, "")}.page-${page}.png` }
 }
 
 const markOf = (field: FormField.FormField): PdfEngine.PreviewMark => ({
