@@ -49,6 +49,9 @@ const require = createRequire(import.meta.url)
 const pathOf = (source: Source): string =>
   source.file.startsWith("../") ? join(dirname(require.resolve(source.pkg)), source.file) : require.resolve(`${source.pkg}/${source.file}`)
 
+/** Where the font file of `family` is on disk (for renderers that load fonts by path). */
+export const path = (family: Family): string => pathOf(sources[family])
+
 const kept = new Map<Family, Promise<Uint8Array>>()
 
 const readFamily = (family: Family): Promise<Uint8Array> => {

@@ -10,8 +10,10 @@ import { Effect } from "effect"
 import { AnnotationMode } from "pdfjs-dist/legacy/build/pdf.mjs"
 import type { FormType } from "../FormField.ts"
 import { type PdfRejected, unusable, type PdfUnusable } from "./PdfError.ts"
+import * as Fonts from "./Fonts.ts"
 import * as PdfJs from "./PdfJs.ts"
 import * as PdfLimits from "./PdfLimits.ts"
+import * as Scripts from "./Scripts.ts"
 
 /** What the picture shows of a field: the form's record of it (its name may be the one a person gave). */
 export interface Mark {
@@ -88,6 +90,31 @@ const fontFamily = (() => {
   }
 })()
 
+/**
+ * The fonts for names in other scripts (a Japanese form's "生年月日", an Arabic one's "سبب"),
+ * registered the first time a name needs one, after Noto Sans in the tag's font list: skia
+ * takes each character from the first font of the list that has it.
+ */
+const scriptFamilies = new Map<Fonts.Family, string | undefined>()
+
+const fontList = (size: number, texts: ReadonlyArray<string>): string => {
+  const names = [fontFamily()]
+  for (const family of new Set(texts.flatMap((t) => [...Scripts.familiesFor(t)].slice(0, 1)))) {
+    if (family === "notoSans") continue
+    if (!scriptFamilies.has(family)) {
+      const name = `Formwright ${family}`
+      try {
+        scriptFamilies.set(family, GlobalFonts.registerFromPath(Fonts.path(family), name) ? name : undefined)
+      } catch {
+        scriptFamilies.set(family, undefined)
+      }
+    }
+    const name = scriptFamilies.get(family)
+    if (name) names.push(name)
+  }
+  return `${size}px ${names.map((n) => `"${n}"`).join(", ")}`
+}
+
 type Box = readonly [x: number, y: number, width: number, height: number]
 
 const near = (a: ReadonlyArray<number>, b: ReadonlyArray<number>) => a.length >= 4 && b.length >= 4 && a.every((v, i) => Math.abs(v - b[i]!) < 0.5)
@@ -122,7 +149,7 @@ const fitted = (ctx: SKRSContext2D, text: string, width: number): string => {
 }
 
 const drawTag = (ctx: SKRSContext2D, mark: Mark, color: string, box: Box, top: number, imageWidth: number) => {
-  ctx.font = `${labelFont}px "${fontFamily()}"`
+  ctx.font = fontList(labelFont, [mark.name])
   // The name gives way to the confidence, which is what a reviewer looks for.
   const suffix = confidenceSuffix(mark)
   const text = `${fitted(ctx, shortName(mark.name), Math.max(box[2], minTagWidth) - 6 - ctx.measureText(suffix).width)}${suffix}`
