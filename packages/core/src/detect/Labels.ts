@@ -17,6 +17,8 @@ export interface Label {
   readonly distance: number
   /** Font size of the label (to size the field like the text around it). */
   readonly size: number
+  /** Baseline of the label's text (to put a field on the label's line). */
+  readonly baseline: number
 }
 
 /** What to look for: the field's rectangle, the vertical band its same-line labels share. */
@@ -103,7 +105,7 @@ export const find = (query: LabelQuery, pieces: ReadonlyArray<TextPiece>): Label
     obstacles.some((o) => overlapsY(o, band[0], band[1]) && o.x1 >= x1 - 1 && o.x2 <= x2 + 1)
   const make = (line: ReadonlyArray<TextPiece>, position: LabelPosition, distance: number): Label | undefined => {
     const text = clean(phrase(line))
-    return text === "" ? undefined : { text, position, distance, size: Math.max(...line.map((p) => p.size)) }
+    return text === "" ? undefined : { text, position, distance, size: Math.max(...line.map((p) => p.size)), baseline: line[0]!.y }
   }
 
   const leftOf = (maxGap: number): Label | undefined => {

@@ -24,6 +24,18 @@ export interface UnderscoreRun {
   /** Baseline of the text the underscores belong to. */
   readonly y: number
   readonly size: number
+  /** A run of dots ("Name ..........."): a blank too, unless it leads to text (a contents line). */
+  readonly dotted?: boolean
+}
+
+/** A check-box glyph printed in the text: "☐", "□", "[ ]" (square) or "○", "( )" (round). */
+export interface BoxGlyph {
+  readonly x1: number
+  readonly x2: number
+  /** Baseline. */
+  readonly y: number
+  readonly size: number
+  readonly round: boolean
 }
 
 /** Helvetica advance widths (1/1000 em) for printable ASCII 32..126. */
@@ -39,12 +51,16 @@ const glyphWidth = (ch: string): number => {
   return code >= 32 && code <= 126 ? HELVETICA[code - 32]! : 556
 }
 
-const UNDERSCORES = /_{3,}/g
+/** Underscore runs, square box glyphs (and bracket pairs) and round ones (and parenthesis pairs). */
+const BLANKS = /(_{3,}|\.{6,}|\u2026{3,})|([\u2610\u25a1\u274f\u2751\u25a2\u2b1c]|\[ {1,3}\])|([\u25cb\u25ef]|\( {1,3}\))/gu
 
 /** Text and underscore parts of every run, with estimated horizontal extents. */
-export const split = (runs: ReadonlyArray<TextRun>): { pieces: Array<TextPiece>; underscores: Array<UnderscoreRun> } => {
+export const split = (
+  runs: ReadonlyArray<TextRun>
+): { pieces: Array<TextPiece>; underscores: Array<UnderscoreRun>; glyphs: Array<BoxGlyph> } => {
   const pieces: Array<TextPiece> = []
   const underscores: Array<UnderscoreRun> = []
+  const glyphs: Array<BoxGlyph> = []
   for (const run of runs) {
     const chars = Array.from(run.text)
     const offsets = [0]
@@ -65,16 +81,19 @@ export const split = (runs: ReadonlyArray<TextRun>): { pieces: Array<TextPiece>;
       pieces.push({ text: trimmed, x1: xAt(start), x2: xAt(end), y: run.y, size: run.height })
     }
     let cursor = 0
-    for (const match of joined.matchAll(UNDERSCORES)) {
+    for (const match of joined.matchAll(BLANKS)) {
       const start = indexOf(match.index)
-      const end = start + match[0].length
+      const end = start + Array.from(match[0]).length
       pushText(cursor, start)
-      underscores.push({ x1: xAt(start), x2: xAt(end), y: run.y, size: run.height })
+      if (match[1] !== undefined) {
+        underscores.push({ x1: xAt(start), x2: xAt(end), y: run.y, size: run.height, ...(match[1].startsWith("_") ? {} : { dotted: true }) })
+      }
+      else glyphs.push({ x1: xAt(start), x2: xAt(end), y: run.y, size: run.height, round: match[3] !== undefined })
       cursor = end
     }
     pushText(cursor, chars.length)
   }
-  return { pieces, underscores: mergeRuns(underscores) }
+  return { pieces, underscores: mergeRuns(underscores), glyphs }
 }
 
 /** pdf.js may cut a long underscore line into several items; a person sees one blank. */
@@ -84,7 +103,8 @@ const mergeRuns = (runs: ReadonlyArray<UnderscoreRun>): Array<UnderscoreRun> => 
   for (const run of sorted) {
     const last = merged[merged.length - 1]
     if (last && Math.abs(last.y - run.y) < 0.5 && run.x1 - last.x2 <= Math.max(1, run.size * 0.35)) {
-      merged[merged.length - 1] = { ...last, x2: Math.max(last.x2, run.x2), size: Math.max(last.size, run.size) }
+      const dotted = last.dotted === true && run.dotted === true
+      merged[merged.length - 1] = { x1: last.x1, x2: Math.max(last.x2, run.x2), y: last.y, size: Math.max(last.size, run.size), ...(dotted ? { dotted } : {}) }
     } else {
       merged.push(run)
     }

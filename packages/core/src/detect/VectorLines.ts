@@ -53,6 +53,8 @@ export interface PageGraphics {
    * applicable") and small curves. No field should cover it.
    */
   readonly marks: ReadonlyArray<Rect>
+  /** Small closed curves about as wide as tall (radio buttons, round check boxes); also in `marks`. */
+  readonly circles?: ReadonlyArray<Rect>
 }
 
 /** The subset of pdf.js's `PDFOperatorList` read here (kept structural so tests can build one). */
@@ -98,6 +100,8 @@ interface GraphicsState {
   dashed: boolean
   strokeVisible: boolean
   fillVisible: boolean
+  /** Filling with a tiling pattern: hatching that marks an area "not applicable". */
+  fillHatched: boolean
 }
 
 const STROKES: ReadonlySet<number> = new Set([OPS.stroke, OPS.closeStroke])
@@ -110,9 +114,16 @@ const AXIS_TOLERANCE = 0.5
 const THIN = 2.5
 /** Glyph-sized: larger filled shapes are drawings (logos, arrows), not letters. */
 const MAX_MARK = 24
+/** Radio buttons and round check boxes are drawn at 5-20 pt across. */
+const MIN_CIRCLE = 5
+const MAX_CIRCLE = 20
+/** More buttons than any form has: the rest of a drawing's dots are not read as buttons. */
+const MAX_CIRCLES = 2_000
 
 interface SubPath {
   readonly points: Array<[number, number]>
+  /** Straight segments drawn with lineTo, as point index pairs (from, to). */
+  readonly lines: Array<number>
   closed: boolean
   curved: boolean
 }
@@ -123,15 +134,16 @@ const splitPath = (data: ArrayLike<number>, ctm: Matrix): Array<SubPath> => {
   for (let i = 0; i < data.length; ) {
     const op = data[i++]
     if (op === Draw.moveTo) {
-      current = { points: [apply(ctm, data[i]!, data[i + 1]!)], closed: false, curved: false }
+      current = { points: [apply(ctm, data[i]!, data[i + 1]!)], lines: [], closed: false, curved: false }
       paths.push(current)
       i += 2
     } else if (op === Draw.lineTo) {
       const point = apply(ctm, data[i]!, data[i + 1]!)
       if (current === undefined) {
-        current = { points: [], closed: false, curved: false }
+        current = { points: [], lines: [], closed: false, curved: false }
         paths.push(current)
       }
+      if (current.points.length > 0) current.lines.push(current.points.length)
       current.points.push(point)
       i += 2
     } else if (op === Draw.curveTo || op === Draw.quadraticCurveTo) {
@@ -184,6 +196,47 @@ const asRectangle = (path: SubPath): Rect | undefined => {
 }
 
 /**
+ * The rectangle a rounded box outlines: a closed curved path whose straight top and bottom edges
+ * run along most of its width (a logo or seal has no such edges).
+ */
+const asRoundedRectangle = (path: SubPath): Rect | undefined => {
+  if (!path.curved || path.lines.length < 2) return undefined
+  const r = bounds(path.points)
+  if (!r) return undefined
+  const [w, h] = [r.x2 - r.x1, r.y2 - r.y1]
+  if (w < 4 || h < 4) return undefined
+  let top = false
+  let bottom = false
+  for (const to of path.lines) {
+    const [a, b] = [path.points[to - 1]!, path.points[to]!]
+    if (Math.abs(a[1] - b[1]) > AXIS_TOLERANCE || Math.abs(a[0] - b[0]) < 0.5 * w) continue
+    if (Math.abs(a[1] - r.y2) <= 1.5) top = true
+    if (Math.abs(a[1] - r.y1) <= 1.5) bottom = true
+  }
+  return top && bottom ? r : undefined
+}
+
+/**
+ * A box outline drawn as one filled shape: the outer rectangle and, inside it, the inner one
+ * (a ring), so every corner lies on the border. Seen in CAD-exported forms.
+ */
+const asFrame = (path: SubPath): Rect | undefined => {
+  if (path.curved || path.points.length < 8) return undefined
+  const r = bounds(path.points)
+  if (!r || r.x2 - r.x1 < 4 || r.y2 - r.y1 < 4) return undefined
+  const onBorder = path.points.every(
+    ([x, y]) => Math.min(x - r.x1, r.x2 - x) <= THIN || Math.min(y - r.y1, r.y2 - y) <= THIN
+  )
+  // Corners on the border but not one of them inside: a ring, not an "L" or a "U".
+  const inner = path.points.some(([x, y]) => x - r.x1 > 0.01 && r.x2 - x > 0.01 && y - r.y1 > 0.01 && r.y2 - y > 0.01)
+  // Two nested rectangles have four distinct x and four distinct y (six with a joining step); an outlined letter
+  // ("P", "O" drawn with straight segments) has more.
+  const distinct = (values: ReadonlyArray<number>) => new Set(values.map((v) => Math.round(v * 20))).size
+  const nested = distinct(path.points.map((p) => p[0])) <= 6 && distinct(path.points.map((p) => p[1])) <= 6
+  return onBorder && inner && nested ? r : undefined
+}
+
+/**
  * Reads horizontal and vertical segments and closed boxes from an operator list. Text, images
  * and curves are ignored; clipping paths (`endPath`) and invisible paint are not drawings.
  */
@@ -192,7 +245,8 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
   const verticals: Array<VerticalSegment> = []
   const boxes: Array<Box> = []
   const marks: Array<Rect> = []
-  let state: GraphicsState = { ctm: IDENTITY, lineWidth: 1, dashed: false, strokeVisible: true, fillVisible: true }
+  const circles: Array<Rect> = []
+  let state: GraphicsState = { ctm: IDENTITY, lineWidth: 1, dashed: false, strokeVisible: true, fillVisible: true, fillHatched: false }
   const stack: Array<GraphicsState> = []
 
   /** Records an axis-aligned segment; false for a slanted one (or a point). */
@@ -252,6 +306,11 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
         break
       case OPS.setFillRGBColor:
         state.fillVisible = isVisibleColor(args?.[0])
+        state.fillHatched = false
+        break
+      case OPS.setFillColorN:
+        state.fillVisible = true
+        state.fillHatched = Array.isArray(args) && args[0] === "TilingPattern"
         break
       case OPS.setStrokeTransparent:
         state.strokeVisible = false
@@ -279,12 +338,22 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
         const scale = Math.sqrt(Math.abs(state.ctm[0] * state.ctm[3] - state.ctm[1] * state.ctm[2])) || 1
         const lineWidth = stroke ? Math.max(state.lineWidth * scale, 0.1) : 0
         for (const path of splitPath(data, state.ctm)) {
-          const rect = asRectangle(path)
-          if (rect) {
+          // A filled glyph-sized shape with straight top and bottom is a letter ("P", "D") of
+          // outlined text, not a rounded box.
+          const rounded = asRoundedRectangle(path)
+          const rect = asRectangle(path) ?? (rounded && (stroke || rounded.x2 - rounded.x1 > MAX_MARK) ? rounded : undefined)
+          const frame = rect || !fill ? undefined : asFrame(path)
+          if (frame) {
+            boxes.push({ ...frame, stroked: true })
+          } else if (rect && fill && !stroke && state.fillHatched) {
+            marks.push(rect)
+          } else if (rect) {
             addThinOrBox(rect, stroke, lineWidth)
           } else if ((fill && !stroke) || path.curved) {
             const mark = bounds(path.points)
             if (mark && mark.x2 - mark.x1 <= MAX_MARK && mark.y2 - mark.y1 <= MAX_MARK) marks.push(mark)
+            // Outlined letters (an "o") are filled; a button is a stroked ring.
+            if (mark && stroke && path.curved && isCircleLike(path, mark)) circles.push(mark)
           } else if (stroke) {
             const points = path.closed && path.points.length > 2 ? [...path.points, path.points[0]!] : path.points
             for (let k = 1; k < points.length; k++) {
@@ -300,7 +369,27 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
       }
     }
   }
-  return { horizontals: mergeHorizontals(horizontals), verticals: mergeVerticals(verticals), boxes, marks }
+  return { horizontals: mergeHorizontals(horizontals), verticals: mergeVerticals(verticals), boxes, marks, circles: dedupeCircles(circles.slice(0, MAX_CIRCLES)) }
+}
+
+/** A closed curve as wide as tall, of button size: its points lie on all four sides. */
+const isCircleLike = (path: SubPath, r: Rect): boolean => {
+  const [w, h] = [r.x2 - r.x1, r.y2 - r.y1]
+  if (w < MIN_CIRCLE || w > MAX_CIRCLE || Math.abs(w - h) > 0.15 * Math.max(w, h)) return false
+  const first = path.points[0]
+  const last = path.points[path.points.length - 1]
+  return path.closed || (first !== undefined && last !== undefined && Math.hypot(first[0] - last[0], first[1] - last[1]) < 0.1 * w)
+}
+
+/** A ring is often drawn as two circles (outline and inner fill): one button. */
+const dedupeCircles = (circles: ReadonlyArray<Rect>): Array<Rect> => {
+  const kept: Array<Rect> = []
+  for (const c of [...circles].sort((a, b) => b.x2 - b.x1 - (a.x2 - a.x1))) {
+    const cx = (c.x1 + c.x2) / 2
+    const cy = (c.y1 + c.y2) / 2
+    if (!kept.some((k) => cx > k.x1 && cx < k.x2 && cy > k.y1 && cy < k.y2)) kept.push(c)
+  }
+  return kept
 }
 
 /** Joins collinear pieces (dashes, lines drawn in parts) into whole rules. */

@@ -1,0 +1,272 @@
+/**
+ * The one pipeline every page goes through: build the page context, ask each candidate source,
+ * keep the most certain candidate where several overlap, label and score the survivors, size
+ * line fields to their text. Pure: everything it needs is in the `PageInput`.
+ */
+import type { Candidate, DetectOptions, FieldSource, PageContext, PageInput } from "./Candidate.ts"
+import { area, height, overlapRatio, pieceBottom } from "./Geometry.ts"
+import * as Labels from "./Labels.ts"
+import * as MultiLines from "./MultiLines.ts"
+import * as RadioGroups from "./RadioGroups.ts"
+import * as Scorer from "./Scorer.ts"
+import * as Boxes from "./sources/Boxes.ts"
+import * as BoxGlyphs from "./sources/BoxGlyphs.ts"
+import * as CheckSquares from "./sources/CheckSquares.ts"
+import * as Combs from "./sources/Combs.ts"
+import * as Rules from "./sources/Rules.ts"
+import * as UnderscoreFields from "./sources/UnderscoreFields.ts"
+import * as Tables from "./Tables.ts"
+import type { TextPiece } from "./Underscores.ts"
+import * as Underscores from "./Underscores.ts"
+import type { Box, PageGraphics, Rect } from "./VectorLines.ts"
+
+/** A field found on a page, before it has a document-wide name. */
+export interface PageDetection {
+  /** 1-based. */
+  readonly page: number
+  readonly kind: "Text" | "CheckBox"
+  readonly rect: Rect
+  readonly source: FieldSource
+  /** In [0, 1]. */
+  readonly confidence: number
+  /** The cleaned label, when one was found. */
+  readonly label: string | undefined
+  /** A tall box: text wraps over several lines. */
+  readonly multiline: boolean
+  /** Comb boxes: one character per cell. */
+  readonly maxLength?: number
+  /**
+   * Round buttons answering one question: the group's key (unique on the page) and this
+   * option's caption as its export value. Options of one group are mutually exclusive.
+   */
+  readonly radio?: { readonly group: string; readonly value: string }
+  /** A line or box captioned as a signature: a Signature field rather than a text field. */
+  readonly signature?: boolean
+}
+
+/** Captions of signature lines, in the languages of the forms seen so far. */
+const SIGNATURE = /\b(signature|signed|sign here)\b|\bunterschrift\b|\bfirma\b|署名|签名|签字|서명|подпись/i
+
+/** A box taller than this many label heights holds more than the one line its label is on. */
+const TALL_FOR_ONE_LINE = 2.2
+/** How far below a labelled line its unlabelled continuation lines may follow. */
+const MAX_LINE_SPACING = 36
+/** Shapes on a page beyond which its drawing is not read (underscore runs still are). */
+const MAX_SHAPES = 20_000
+/** Candidates per page beyond which the rest are dropped: no real page has that many fields. */
+const MAX_CANDIDATES = 3_000
+
+export const EMPTY_GRAPHICS: PageGraphics = { horizontals: [], verticals: [], boxes: [], marks: [] }
+
+/** The sources, asked in this order. Adding a kind of evidence means adding a module here. */
+const SOURCES: ReadonlyArray<(context: PageContext) => Array<Candidate>> = [
+  UnderscoreFields.candidates,
+  Rules.candidates,
+  Boxes.candidates,
+  Combs.candidates,
+  CheckSquares.candidates,
+  BoxGlyphs.candidates
+]
+
+/** Most certain source first: it wins where candidates overlap. */
+const PRIORITY: Record<FieldSource, number> = { checkbox: 0, glyph: 0, comb: 1, underscore: 1, box: 2, cell: 2, rule: 3 }
+
+/** Drops what lies outside the visible page (printer's crop marks, bleed) and trims the rest. */
+const clipToPage = (graphics: PageGraphics, view: PageInput["view"]): PageGraphics => {
+  const [vx1, vy1, vx2, vy2] = view
+  const within = (r: Rect) => r.x1 >= vx1 - 1 && r.x2 <= vx2 + 1 && r.y1 >= vy1 - 1 && r.y2 <= vy2 + 1
+  return {
+    horizontals: graphics.horizontals.flatMap((h) => {
+      const [x1, x2] = [Math.max(h.x1, vx1), Math.min(h.x2, vx2)]
+      return h.y >= vy1 - 1 && h.y <= vy2 + 1 && x2 > x1 ? [{ ...h, x1, x2 }] : []
+    }),
+    verticals: graphics.verticals.filter((v) => v.x >= vx1 - 1 && v.x <= vx2 + 1 && v.y2 > vy1 && v.y1 < vy2),
+    boxes: graphics.boxes.filter(within),
+    marks: graphics.marks.filter(within),
+    circles: (graphics.circles ?? []).filter(within)
+  }
+}
+
+/** Double borders and fill-then-stroke draw one box twice. */
+const dedupeBoxes = (boxes: ReadonlyArray<Box>): Array<Box> => {
+  const kept: Array<Box> = []
+  const seen = new Map<string, Array<Box>>()
+  for (const b of [...boxes].sort((p, q) => Number(q.stroked) - Number(p.stroked))) {
+    // Bucketed by rounded corner, so the check stays linear on pages of many boxes.
+    const key = `${Math.round(b.x1 / 3)}:${Math.round(b.y1 / 3)}`
+    const near: Array<Box> = []
+    for (const dx of [-1, 0, 1]) for (const dy of [-1, 0, 1]) near.push(...(seen.get(`${Math.round(b.x1 / 3) + dx}:${Math.round(b.y1 / 3) + dy}`) ?? []))
+    const same = near.some(
+      (k) => Math.abs(k.x1 - b.x1) < 1.5 && Math.abs(k.x2 - b.x2) < 1.5 && Math.abs(k.y1 - b.y1) < 1.5 && Math.abs(k.y2 - b.y2) < 1.5
+    )
+    if (same) continue
+    kept.push(b)
+    const bucket = seen.get(key)
+    if (bucket) bucket.push(b)
+    else seen.set(key, [b])
+  }
+  return kept
+}
+
+const median = (values: ReadonlyArray<number>, fallback: number): number => {
+  if (values.length === 0) return fallback
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[sorted.length >> 1]!
+}
+
+/** Reads a page once into what every source needs. */
+export const context = (raw: PageInput, options: DetectOptions): PageContext => {
+  const clipped = clipToPage(raw.graphics, raw.view)
+  // A technical drawing or map is no form, and pairwise analysis of its shapes would take long.
+  const shapes = clipped.horizontals.length + clipped.verticals.length + clipped.boxes.length + clipped.marks.length
+  const graphics = shapes > MAX_SHAPES ? EMPTY_GRAPHICS : clipped
+  const input = { ...raw, graphics }
+  const { pieces, underscores, glyphs } = Underscores.split(input.runs)
+  // A box's edges are lines too: a row drawn as one rectangle with dividers inside is a table.
+  const edges = graphics.boxes.filter((b) => b.stroked)
+  const tables = Tables.analyse(
+    [...graphics.horizontals, ...edges.flatMap((b) => [b.y1, b.y2].map((y) => ({ x1: b.x1, x2: b.x2, y, thickness: 1 })))],
+    [...graphics.verticals, ...edges.flatMap((b) => [b.x1, b.x2].map((x) => ({ x, y1: b.y1, y2: b.y2, thickness: 1 })))]
+  )
+  const cells = new Set(tables.cells)
+  const boxes = dedupeBoxes([...graphics.boxes, ...tables.cells])
+  return {
+    input,
+    options,
+    pageWidth: input.view[2] - input.view[0],
+    pageHeight: input.view[3] - input.view[1],
+    pieces,
+    underscores,
+    glyphs,
+    boxes,
+    cells: new Set(boxes.filter((b) => cells.has(b))),
+    structural: tables.structural,
+    fontSize: median(pieces.map((p) => p.size), 10)
+  }
+}
+
+/** Lowers a line-sized field's top so it does not cover the text or line above it. */
+const capTop = (rect: Rect, pieces: ReadonlyArray<TextPiece>, graphics: PageGraphics, others: ReadonlyArray<Rect>): Rect => {
+  let limit = rect.y2
+  const consider = (x1: number, x2: number, y: number) => {
+    if (x1 < rect.x2 - 1 && x2 > rect.x1 + 1 && y > rect.y1 + 2 && y < limit) limit = y - 0.5
+  }
+  for (const p of pieces) consider(p.x1, p.x2, pieceBottom(p))
+  for (const h of graphics.horizontals) consider(h.x1, h.x2, h.y - h.thickness / 2)
+  for (const b of graphics.boxes) consider(b.x1, b.x2, b.y1)
+  for (const m of graphics.marks) consider(m.x1, m.x2, m.y1)
+  for (const o of others) consider(o.x1, o.x2, o.y1)
+  return { ...rect, y2: Math.max(rect.y1 + 8, limit) }
+}
+
+interface Named {
+  readonly label: Labels.Label | undefined
+  /** The label text, or the continued line's label with its line number. */
+  readonly text: string | undefined
+  readonly confidence: number
+}
+
+/** The named line this one continues: right above it, ending where it ends. */
+const continued = <A extends { readonly rect: Rect }>(rect: Rect, named: ReadonlyArray<A>): A | undefined =>
+  named
+    .filter(
+      (n) =>
+        n.rect.y1 > rect.y1 &&
+        n.rect.y1 - rect.y1 <= MAX_LINE_SPACING &&
+        Math.abs(n.rect.x2 - rect.x2) <= 6 &&
+        rect.x1 >= n.rect.x1 - 150 &&
+        rect.x1 <= n.rect.x1 + 6
+    )
+    .sort((a, b) => a.rect.y1 - b.rect.y1)[0]
+
+/** Labels and scores every candidate of a page (in the order given), each blocking the others. */
+const labelAll = (candidates: ReadonlyArray<Candidate>, context: PageContext): Array<Named> => {
+  const { input, pieces, pageWidth } = context
+  const result: Array<Named> = new Array(candidates.length)
+  // Lines already named, for naming the unlabelled lines that continue them ("Address: ____"
+  // followed by a second and third line with nothing beside them): so, top to bottom.
+  const lines: Array<{ readonly rect: Rect; readonly base: string; readonly index: number }> = []
+  const order = candidates.map((d, i) => [d, i] as const).sort(([a], [b]) => b.rect.y1 - a.rect.y1 || a.rect.x1 - b.rect.x1)
+  const rects = candidates.map((c) => c.rect)
+  for (const [d, i] of order) {
+    const others = rects.filter((r) => r !== d.rect)
+    const label = Labels.find(
+      { rect: d.rect, band: d.band, kind: d.kind, below: d.kind === "Text", line: d.line, obstacles: [...others, ...input.widgets] },
+      pieces
+    )
+    let text = label?.text
+    let confidence = Scorer.score(d, label, pageWidth)
+    if (d.line !== undefined) {
+      const previous = label ? undefined : continued(d.rect, lines)
+      if (previous) {
+        text = `${previous.base} (line ${previous.index + 1})`
+        confidence = Scorer.continuationScore(d)
+        lines.push({ rect: d.rect, base: previous.base, index: previous.index + 1 })
+      } else if (label) lines.push({ rect: d.rect, base: label.text, index: 1 })
+    }
+    result[i] = { label, text, confidence }
+  }
+  return result
+}
+
+/**
+ * Detects the fields of one page. Detections below `options.confidence` are dropped; so are
+ * those over existing widgets.
+ */
+export const detectPage = (raw: PageInput, options: DetectOptions): Array<PageDetection> => {
+  const page = context(raw, options)
+  const { input, pieces } = page
+  const accepted: Array<Candidate> = []
+  const candidates = MultiLines.merge(SOURCES.flatMap((source) => source(page)).slice(0, MAX_CANDIDATES), page)
+    .sort((a, b) => PRIORITY[a.source] - PRIORITY[b.source] || area(b.rect) - area(a.rect))
+  for (const d of candidates) {
+    if (accepted.some((a) => overlapRatio(a.rect, d.rect) > 0.4)) continue
+    if (input.widgets.some((w) => overlapRatio(w, d.rect) > 0.1)) continue
+    accepted.push(d)
+  }
+  // Twice: candidates that turn out to be nothing (a separator, an unlabelled shaded area) must
+  // not stand between a real field and its label.
+  const firstPass = labelAll(accepted, page)
+  const survivors = accepted.filter((_, i) => firstPass[i]!.confidence > 0)
+  const out: Array<PageDetection> = []
+  const kept: Array<Candidate> = []
+  for (const [i, named] of labelAll(survivors, page).entries()) {
+    const d = survivors[i]!
+    if (named.confidence <= 0 || named.confidence < options.confidence) continue
+    kept.push(d)
+    let rect = d.rect
+    const label = named.label
+    if (!d.sized && d.kind === "Text" && !d.multiline && label?.position === "left" && height(rect) > TALL_FOR_ONE_LINE * label.size) {
+      // A cell two or more lines tall whose label sits on one of its lines (a tax form's
+      // amount column next to a two-line item): the amount goes on the label's line.
+      const y1 = Math.max(rect.y1, label.baseline - 0.35 * label.size)
+      rect = { ...rect, y1, y2: Math.min(rect.y2, y1 + Math.max(12, 1.35 * label.size)) }
+    }
+    if (d.sized) {
+      const size = named.label?.position === "left" ? named.label.size : undefined
+      const wanted = d.source === "rule" && size !== undefined ? Math.min(20, Math.max(12, 1.3 * size)) : height(rect)
+      const others = survivors.filter((o) => o !== d).map((o) => o.rect)
+      rect = capTop({ ...rect, y2: rect.y1 + wanted }, pieces, input.graphics, others)
+    }
+    out.push({
+      page: input.page,
+      kind: d.kind,
+      rect,
+      source: d.source,
+      confidence: named.confidence,
+      label: named.text,
+      multiline: d.multiline ?? false,
+      ...(d.features.combCells !== undefined ? { maxLength: d.features.combCells } : {}),
+      ...(d.kind === "Text" && !d.multiline && named.label && SIGNATURE.test(named.label.text) && !/\bdate\b/i.test(named.label.text) ? { signature: true } : {})
+    })
+  }
+  const round = out.flatMap((d, i) => (kept[i]!.features.round ? [i] : []))
+  RadioGroups.group(round.map((i) => out[i]!)).forEach((members, g) => {
+    for (const [k, m] of members.entries()) {
+      const d = out[round[m]!]!
+      out[round[m]!] = { ...d, radio: { group: `page${input.page}_group${g + 1}`, value: d.label ?? `Option ${k + 1}` } }
+    }
+  })
+  // Reading order: top to bottom, then left to right.
+  return out.sort((a, b) => b.rect.y2 - a.rect.y2 || a.rect.x1 - b.rect.x1)
+}

@@ -1,0 +1,115 @@
+/**
+ * Text-field candidates from empty boxes and table cells: one-line boxes, taller boxes for
+ * wrapped text, boxes with a caption in their top, and boxes holding their label on the left.
+ */
+import type { Candidate, PageContext } from "../Candidate.ts"
+import { height, inset, pieceBottom, pieceCentreInside, width } from "../Geometry.ts"
+import * as Labels from "../Labels.ts"
+import { MAX_CELL_HEIGHT } from "../Tables.ts"
+import type { TextPiece } from "../Underscores.ts"
+import type { Box, HorizontalSegment } from "../VectorLines.ts"
+import { isCheckSquare } from "./CheckSquares.ts"
+
+/** Narrowest box worth a text field: about three digits at a form's usual 9-10 pt. */
+const MIN_BOX_WIDTH = 16
+const ITEM_NUMBER = /^\(?\d{1,3}[a-z]?[.)]?$/i
+
+/** A box with a rule across its inside is a frame around fields, not one field. */
+const crossedByRule = (b: Box, horizontals: ReadonlyArray<HorizontalSegment>): boolean =>
+  horizontals.some(
+    (h) => h.y > b.y1 + 3 && h.y < b.y2 - 3 && Math.min(h.x2, b.x2) - Math.max(h.x1, b.x1) > 0.5 * Math.min(h.x2 - h.x1, width(b))
+  )
+
+const hasNeighbourRight = (b: Box, boxes: ReadonlyArray<Box>): boolean =>
+  boxes.some((o) => o !== b && Math.abs(o.x1 - b.x2) <= 3 && Math.min(o.y2, b.y2) - Math.max(o.y1, b.y1) > 0.5 * height(b))
+
+const containsAnother = (b: Box, boxes: ReadonlyArray<Box>): boolean =>
+  boxes.some((o) => o !== b && o.x1 >= b.x1 + 1 && o.x2 <= b.x2 - 1 && o.y1 >= b.y1 + 1 && o.y2 <= b.y2 - 1 && width(o) > 4 && height(o) > 4)
+
+/**
+ * A captioned cell with an empty cell of the same width right under it heads a table column;
+ * stacked boxes that each carry their own caption (name, address, city) do not.
+ */
+const headsColumn = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray<TextPiece>): boolean =>
+  boxes.some(
+    (o) =>
+      o !== b &&
+      Math.abs(o.x1 - b.x1) <= 2.5 &&
+      Math.abs(o.x2 - b.x2) <= 2.5 &&
+      Math.abs(o.y2 - b.y1) <= 2 &&
+      !pieces.some((p) => pieceCentreInside(p, o))
+  )
+
+export const candidates = (context: PageContext): Array<Candidate> => {
+  const { input, pieces, boxes, pageWidth } = context
+  const out: Array<Candidate> = []
+  for (const b of boxes) {
+    const [w, h] = [width(b), height(b)]
+    if (isCheckSquare(b)) continue
+    const inside = pieces.filter((p) => pieceCentreInside(p, b))
+    // Hatching or outlined text inside: the box is marked "not applicable" or holds content.
+    const inked = input.graphics.marks.some((m) => (m.x1 + m.x2) / 2 > b.x1 && (m.x1 + m.x2) / 2 < b.x2 && (m.y1 + m.y2) / 2 > b.y1 && (m.y1 + m.y2) / 2 < b.y2)
+    if (inked) continue
+    const shadedOnly = !b.stroked
+    if (w >= 36 && h >= 16 && h <= MAX_CELL_HEIGHT && w <= 0.9 * pageWidth && inside.length > 0) {
+      // A caption printed in the top of a box, space to write below it (tax-form style).
+      const captionBottom = Math.min(...inside.map(pieceBottom))
+      if (captionBottom >= b.y1 + 0.4 * h) {
+        const rest = { x1: b.x1 + 1, y1: b.y1 + 1, x2: b.x2 - 1, y2: captionBottom - 1 }
+        if (height(rest) >= 8 && !containsAnother(b, boxes) && !crossedByRule(b, input.graphics.horizontals) && !headsColumn(b, boxes, pieces)) {
+          out.push({
+            kind: "Text",
+            source: context.cells.has(b) ? "cell" : "box",
+            rect: rest,
+            band: [rest.y1, Math.min(rest.y2, rest.y1 + 40)],
+            sized: false,
+            multiline: height(rest) > 30,
+            features: { shadedOnly, captioned: true }
+          })
+        }
+        continue
+      }
+    }
+    // One-line boxes are wider than tall; taller empty ones (up to a few lines) take wrapped text.
+    // Line-drawn cells run down to 8 pt (tight tax-form rows); a filled area that low is a stripe.
+    const oneLineBox = h >= (context.cells.has(b) ? 8 : 10) && h <= 40 && w >= 1.3 * h
+    const tallBox = h > 40 && h <= MAX_CELL_HEIGHT && w >= h && w >= 72 && inside.length === 0
+    if (w < MIN_BOX_WIDTH || !(oneLineBox || tallBox) || w > 0.9 * pageWidth) continue
+    if (containsAnother(b, boxes) || crossedByRule(b, input.graphics.horizontals)) continue
+    const base = {
+      kind: "Text" as const,
+      source: context.cells.has(b) ? ("cell" as const) : ("box" as const),
+      band: [b.y1, Math.min(b.y2, b.y1 + 40)] as const,
+      sized: false
+    }
+    if (inside.length === 0) {
+      out.push({ ...base, rect: inset(b, 1), multiline: h > 30, features: { shadedOnly } })
+      continue
+    }
+    // An operator or unit printed at the cell's left ("+", "=", "$"): the amount goes after it.
+    const symbolsOnly = inside.every((p) => p.text.length <= 2 && !/[\p{L}\p{N}]/u.test(p.text))
+    if (symbolsOnly && Math.max(...inside.map((p) => p.x2)) - b.x1 <= 0.3 * w) {
+      const rest = { x1: Math.max(...inside.map((p) => p.x2)) + 2, y1: b.y1 + 1, x2: b.x2 - 1, y2: b.y2 - 1 }
+      if (width(rest) >= MIN_BOX_WIDTH) out.push({ ...base, rect: rest, features: { shadedOnly } })
+      continue
+    }
+    // A line or item number ("12", "8a", "(3)") in its own cell numbers the row; it is no value.
+    if (inside.length === 1 && ITEM_NUMBER.test(inside[0]!.text)) continue
+    const oneLine = Math.max(...inside.map((p) => p.y)) - Math.min(...inside.map((p) => p.y)) <= 2
+    const textStart = Math.min(...inside.map((p) => p.x1))
+    if (!oneLine || textStart - b.x1 > 0.3 * w) continue
+    // Either a flattened value in a box labelled outside ("Name: [ABC ]"), or a label written
+    // inside the box with room to its right ("[Name:      ]").
+    const outside = Labels.find({ rect: b, band: [b.y1, b.y2], kind: "Text", below: false, obstacles: [] }, pieces)
+    if (outside?.position === "left") {
+      out.push({ ...base, rect: inset(b, 1), features: { shadedOnly, valueInside: true } })
+    } else if (b.stroked && !hasNeighbourRight(b, boxes)) {
+      // Only an outlined box reads as "label, then space": text on a shaded area is its content,
+      // and in a table row the space to fill is the next cell, not the rest of the label's.
+      const textEnd = Math.max(...inside.map((p) => p.x2))
+      const rest = { x1: textEnd + 3, y1: b.y1 + 1, x2: b.x2 - 1, y2: b.y2 - 1 }
+      if (width(rest) >= 36) out.push({ ...base, rect: rest, features: { shadedOnly } })
+    }
+  }
+  return out
+}

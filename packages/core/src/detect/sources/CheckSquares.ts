@@ -1,0 +1,70 @@
+/**
+ * Check-box candidates from small drawn squares (and circles, drawn as curves). A square touching
+ * its neighbours is a comb cell or a character box, not a check box.
+ */
+import type { Candidate, PageContext } from "../Candidate.ts"
+import { height, pieceCentreInside, width } from "../Geometry.ts"
+import type { TextPiece } from "../Underscores.ts"
+import type { Box, Rect } from "../VectorLines.ts"
+
+/** Check boxes are drawn at 6-20 pt: smaller is a bullet, larger a character or photo box. */
+const MIN_SIDE = 6
+const MAX_SIDE = 20
+
+export const isCheckSquare = (r: Rect): boolean => {
+  const [w, h] = [width(r), height(r)]
+  return w >= MIN_SIDE && w <= MAX_SIDE && h >= MIN_SIDE && h <= MAX_SIDE && Math.abs(w - h) <= 0.25 * Math.max(w, h)
+}
+
+/** Comb cells and character boxes touch their neighbours; a checkbox stands alone. */
+const touchesAnother = (b: Box, boxes: ReadonlyArray<Box>): boolean =>
+  boxes.some((o) => {
+    // Only a neighbour of about its size makes a row of character boxes; a table cell it sits
+    // against does not.
+    if (o === b || width(o) > 2 * width(b) || height(o) > 2 * height(b)) return false
+    const vertical = Math.min(o.y2, b.y2) - Math.max(o.y1, b.y1) > 0.5 * height(b)
+    const horizontal = Math.min(o.x2, b.x2) - Math.max(o.x1, b.x1) > 0.5 * width(b)
+    return (
+      (vertical && (Math.abs(o.x1 - b.x2) <= 2 || Math.abs(o.x2 - b.x1) <= 2)) ||
+      (horizontal && (Math.abs(o.y1 - b.y2) <= 2 || Math.abs(o.y2 - b.y1) <= 2))
+    )
+  })
+
+/**
+ * Words inside are a label or a value, so no check box; a lone symbol (a tick or a dot printed in
+ * a symbol font) is only the box's mark.
+ */
+const holdsWords = (r: Rect, pieces: ReadonlyArray<TextPiece>): boolean =>
+  pieces.some((p) => pieceCentreInside(p, r) && (p.text.length > 1 || /[\p{L}\p{N}]/u.test(p.text)))
+
+/**
+ * A letter or word printed right above a box, centred on it and no wider than a few boxes: the
+ * box's own caption ("M  F  X" over three boxes), which makes a row of boxes a row of options.
+ */
+export const ownCaption = (b: Rect, pieces: ReadonlyArray<TextPiece>): boolean =>
+  pieces.some((p) => {
+    const cx = (p.x1 + p.x2) / 2
+    const gap = p.y - 0.22 * p.size - b.y2
+    return cx > b.x1 && cx < b.x2 && p.x2 - p.x1 <= 3 * width(b) && gap >= -1 && gap <= 1.2 * p.size && /[\p{L}\p{N}]/u.test(p.text)
+  })
+
+export const candidates = (context: PageContext): Array<Candidate> => {
+  if (!context.options.allowCheckboxes) return []
+  const { boxes, pieces, input } = context
+  const out: Array<Candidate> = []
+  for (const b of boxes) {
+    if (!isCheckSquare(b) || holdsWords(b, pieces)) continue
+    // A small square holding a drawing (not the box's own tick) is an icon, not a box.
+    const inked = input.graphics.marks.some((m) => {
+      const [cx, cy] = [(m.x1 + m.x2) / 2, (m.y1 + m.y2) / 2]
+      return cx > b.x1 && cx < b.x2 && cy > b.y1 && cy < b.y2 && width(m) < 0.5 * width(b)
+    })
+    if (inked || (touchesAnother(b, boxes) && !ownCaption(b, pieces))) continue
+    out.push({ kind: "CheckBox", source: "checkbox", rect: b, band: [b.y1, b.y2], sized: false, features: {} })
+  }
+  for (const c of input.graphics.circles ?? []) {
+    if (holdsWords(c, pieces)) continue
+    out.push({ kind: "CheckBox", source: "checkbox", rect: c, band: [c.y1, c.y2], sized: false, features: { round: true } })
+  }
+  return out
+}

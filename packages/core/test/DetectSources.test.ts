@@ -1,0 +1,268 @@
+/**
+ * One generated flat page per candidate source added for issue 8: comb boxes, "[ ]" glyphs, round
+ * buttons grouped as radios, stacked lines as one multi-line area, table cells with an operator
+ * printed in them, signature lines. Positions are known exactly from the drawing code, and the
+ * PDFs are read back by pdf.js through the real detector.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "@cantoo/pdf-lib"
+import * as FieldDetector from "../src/detect/FieldDetector.ts"
+import type { DetectedField } from "../src/detect/FieldDetector.ts"
+import * as RadioGroups from "../src/detect/RadioGroups.ts"
+import * as Tables from "../src/detect/Tables.ts"
+import * as VectorLines from "../src/detect/VectorLines.ts"
+import { OPS } from "pdfjs-dist/legacy/build/pdf.mjs"
+
+const black = rgb(0, 0, 0)
+/** Helvetica metrics, to know where drawn text ends (the same font the pages embed). */
+const font0 = await PDFDocument.create().then((d) => d.embedFont(StandardFonts.Helvetica))
+
+const page = (draw: (page: PDFPage, font: PDFFont) => void) =>
+  Effect.promise(async () => {
+    const doc = await PDFDocument.create()
+    const p = doc.addPage([612, 792])
+    draw(p, await doc.embedFont(StandardFonts.Helvetica))
+    return new Uint8Array(await doc.save())
+  })
+
+const detect = (bytes: Uint8Array) =>
+  FieldDetector.detect(bytes, { confidence: 0.1, allowCheckboxes: true }).pipe(Effect.map((d) => d.fields))
+
+const near = (f: DetectedField, x1: number, y1: number, x2: number, y2: number, tolerance = 2) =>
+  Math.abs(f.rect.x1 - x1) <= tolerance && Math.abs(f.rect.y1 - y1) <= tolerance && Math.abs(f.rect.x2 - x2) <= tolerance && Math.abs(f.rect.y2 - y2) <= tolerance
+
+describe("detector sources on generated pages", () => {
+  it.effect("a row of touching character cells is one comb field with one character per cell", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("Account number:", { x: 50, y: 705, size: 10, font })
+        for (let k = 0; k < 8; k++) p.drawRectangle({ x: 140 + 14 * k, y: 700, width: 14, height: 18, borderWidth: 0.75, borderColor: black })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields).toHaveLength(1)
+      const comb = fields[0]!
+      expect(comb.source).toBe("comb")
+      expect(comb.maxLength).toBe(8)
+      expect(comb.name).toBe("Account number")
+      expect(near(comb, 140, 700, 140 + 14 * 8, 718, 1.5)).toBe(true)
+    })
+  )
+
+  it.effect("'[ ]' printed in the text gives a check box on the glyph, named by the word after it", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("[  ] Yes      [  ] No", { x: 60, y: 600, size: 12, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.map((f) => [f.kind, f.source, f.name])).toEqual([
+        ["CheckBox", "glyph", "Yes"],
+        ["CheckBox", "glyph", "No"]
+      ])
+      // On the glyph: starting where the bracket starts, sitting on the baseline.
+      expect(fields[0]!.rect.x1).toBeGreaterThan(58)
+      expect(fields[0]!.rect.x2).toBeLessThan(60 + 20)
+      expect(Math.abs(fields[0]!.rect.y1 - 600)).toBeLessThan(2)
+    })
+  )
+
+  it.effect("round buttons in a column are one radio group, each option valued by its caption", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("Preferred contact:", { x: 50, y: 700, size: 10, font })
+        ;["Email", "Phone", "Post"].forEach((option, k) => {
+          p.drawCircle({ x: 60, y: 680 - 16 * k, size: 5, borderWidth: 0.75, borderColor: black })
+          p.drawText(option, { x: 72, y: 677 - 16 * k, size: 10, font })
+        })
+        // A square box elsewhere stays an independent check box.
+        p.drawRectangle({ x: 55, y: 560, width: 10, height: 10, borderWidth: 0.75, borderColor: black })
+        p.drawText("I agree", { x: 72, y: 561, size: 10, font })
+      })
+      const fields = yield* detect(bytes)
+      const radios = fields.filter((f) => f.radio !== undefined)
+      expect(radios.map((f) => f.radio!.value)).toEqual(["Email", "Phone", "Post"])
+      expect(new Set(radios.map((f) => f.radio!.group)).size).toBe(1)
+      expect(radios.every((f) => f.kind === "CheckBox" && near(f, 55, f.rect.y1, 65, f.rect.y1 + 10, 0.5))).toBe(true)
+      const agree = fields.find((f) => f.name === "I agree")
+      expect(agree?.kind).toBe("CheckBox")
+      expect(agree?.radio).toBeUndefined()
+    })
+  )
+
+  it.effect("stacked unlabelled lines under a question are one multi-line field; 'Label: ____' lines stay apart", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("Describe the accommodation you need:", { x: 50, y: 700, size: 10, font })
+        for (let k = 0; k < 4; k++) p.drawLine({ start: { x: 50, y: 680 - 18 * k }, end: { x: 400, y: 680 - 18 * k }, thickness: 0.5, color: black })
+        p.drawText("Address:", { x: 50, y: 500, size: 10, font })
+        for (let k = 0; k < 3; k++) p.drawLine({ start: { x: 100, y: 498 - 18 * k }, end: { x: 400, y: 498 - 18 * k }, thickness: 0.5, color: black })
+      })
+      const fields = yield* detect(bytes)
+      const area = fields.find((f) => f.multiline)
+      expect(area).toBeDefined()
+      expect(near(area!, 50, 680 - 18 * 3, 400, 680 + 18, 1.5)).toBe(true)
+      expect(area!.name).toBe("Describe the accommodation you need")
+      expect(fields.filter((f) => f.rect.y1 < 510).map((f) => f.name)).toEqual(["Address", "Address (line 2)", "Address (line 3)"])
+    })
+  )
+
+  it.effect("table cells: empty cells are fields, and a cell with a printed '+' is filled after the sign", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // A 3-column, 2-row grid drawn with lines: label column, two amount columns.
+        for (const y of [600, 620, 640]) p.drawLine({ start: { x: 50, y }, end: { x: 350, y }, thickness: 0.5, color: black })
+        for (const x of [50, 200, 275, 350]) p.drawLine({ start: { x, y: 600 }, end: { x, y: 640 }, thickness: 0.5, color: black })
+        p.drawText("Income received", { x: 55, y: 626, size: 9, font })
+        p.drawText("Income spent", { x: 55, y: 606, size: 9, font })
+        p.drawText("+", { x: 203, y: 626, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      const cells = fields.filter((f) => f.source === "cell")
+      // Row 1: the '+' cell's field starts after the sign; row 2: both amount cells whole.
+      expect(cells.some((f) => f.rect.x1 > 206 && f.rect.x1 < 212 && f.rect.x2 > 272 && f.rect.y1 > 619)).toBe(true)
+      expect(cells.some((f) => near(f, 201, 601, 274, 619, 1.5))).toBe(true)
+      expect(cells.some((f) => near(f, 276, 601, 349, 619, 1.5))).toBe(true)
+      expect(cells.every((f) => f.rect.x1 >= 200)).toBe(true)
+    })
+  )
+
+  it.effect("a line captioned 'Signature' is marked as a signature field; its 'Date' line is not", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawLine({ start: { x: 50, y: 200 }, end: { x: 250, y: 200 }, thickness: 0.75, color: black })
+        p.drawText("Signature of applicant", { x: 50, y: 190, size: 9, font })
+        p.drawLine({ start: { x: 300, y: 200 }, end: { x: 450, y: 200 }, thickness: 0.75, color: black })
+        p.drawText("Date", { x: 300, y: 190, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.map((f) => [f.name, f.signature ?? false])).toEqual([
+        ["Signature of applicant", true],
+        ["Date", false]
+      ])
+    })
+  )
+})
+
+describe("detector sources on generated pages: leaders, tall cells, numbered cells", () => {
+  it.effect("a run of dots after a label is a blank; dots leading to a page number are not", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("Name " + ".".repeat(60), { x: 50, y: 700, size: 10, font })
+        p.drawText("Chapter one " + ".".repeat(40) + " 12", { x: 50, y: 650, size: 10, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.map((f) => [f.name, f.source])).toEqual([["Name", "underscore"]])
+      const start = 50 + font0.widthOfTextAtSize("Name ", 10)
+      expect(Math.abs(fields[0]!.rect.x1 - start)).toBeLessThan(3)
+    })
+  )
+
+  it.effect("a two-line cell next to a one-line label gets its field on the label's line; a cell holding a line number is no field", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // Number column | amount column, rows 24 pt tall, item text left of the table.
+        for (const y of [600, 624]) p.drawLine({ start: { x: 300, y }, end: { x: 450, y }, thickness: 0.5, color: black })
+        for (const x of [300, 330, 450]) p.drawLine({ start: { x, y: 600 }, end: { x, y: 624 }, thickness: 0.5, color: black })
+        p.drawText("Total wages paid in the year", { x: 60, y: 602, size: 9, font })
+        p.drawText("12", { x: 308, y: 602, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields).toHaveLength(1)
+      const amount = fields[0]!
+      expect(amount.rect.x1).toBeGreaterThan(330)
+      // One line high, at the bottom where the label's line is, not the whole 24 pt cell.
+      expect(amount.rect.y1).toBeLessThan(602)
+      expect(amount.rect.y2 - amount.rect.y1).toBeLessThan(14)
+    })
+  )
+})
+
+describe("Tables.analyse", () => {
+  it("closes cells between walls and lines, opens a cell between two equal walls under a short leader, and walls a borderless table at its line ends", () => {
+    const h = (x1: number, x2: number, y: number) => ({ x1, x2, y, thickness: 0.5 })
+    const v = (x: number, y1: number, y2: number) => ({ x, y1, y2, thickness: 0.5 })
+    const cells = (t: Tables.TableStructure) => t.cells.map((c) => [c.x1, c.y1, c.x2, c.y2])
+    // A closed cell, and an open-top one whose walls stop 3 pt under the leader above.
+    expect(cells(Tables.analyse([h(0, 100, 0), h(0, 100, 12)], [v(0, 0, 12), v(100, 0, 12)]))).toEqual([[0, 0, 100, 12]])
+    expect(cells(Tables.analyse([h(0, 100, 0), h(-200, 60, 12)], [v(0, 0, 9), v(100, 0, 9)]))).toEqual([[0, 0, 100, 9]])
+    // Rows drawn as lines from x 0 to 300 with a divider at 120 only: two cells per row.
+    expect(cells(Tables.analyse([h(0, 300, 0), h(0, 300, 12)], [v(120, 0, 12)]))).toEqual([
+      [0, 0, 120, 12],
+      [120, 0, 300, 12]
+    ])
+    // Stacked lines with no divider stay lines to write on.
+    expect(Tables.analyse([h(0, 300, 0), h(0, 300, 18)], []).cells).toEqual([])
+  })
+})
+
+describe("RadioGroups.group", () => {
+  const at = (x: number, y: number) => ({ rect: { x1: x, y1: y, x2: x + 10, y2: y + 10 } })
+  it("groups aligned buttons close together, and leaves far or lone ones out", () => {
+    const groups = RadioGroups.group([at(50, 700), at(50, 684), at(50, 668), at(300, 400), at(50, 300), at(120, 300)])
+    expect(groups.map((g) => g.sort())).toEqual([[0, 1, 2], [4, 5]])
+  })
+})
+
+describe("VectorLines: hatching and round buttons", () => {
+  // pdf.js 6 paths: [paintOp, [Float32Array of DrawOPS codes and coordinates], minMax].
+  const path = (paint: number, ...data: Array<number>) => [paint, [new Float32Array(data)], null]
+  const [moveTo, lineTo, curveTo, closePath] = [0, 1, 2, 4]
+  const square = (x: number, y: number, side: number) => [moveTo, x, y, lineTo, x + side, y, lineTo, x + side, y + side, lineTo, x, y + side, closePath]
+  /** A circle of radius r at (cx, cy) as four Bezier quarters, as PDF producers draw one. */
+  const circle = (cx: number, cy: number, r: number) => {
+    const k = 0.5523 * r
+    return [
+      moveTo, cx + r, cy,
+      curveTo, cx + r, cy + k, cx + k, cy + r, cx, cy + r,
+      curveTo, cx - k, cy + r, cx - r, cy + k, cx - r, cy,
+      curveTo, cx - r, cy - k, cx - k, cy - r, cx, cy - r,
+      curveTo, cx + k, cy - r, cx + r, cy - k, cx + r, cy,
+      closePath
+    ]
+  }
+
+  it("reads a rectangle filled with a tiling pattern as ink (hatching), not as a box", () => {
+    const list = {
+      fnArray: [OPS.setFillColorN, OPS.constructPath, OPS.setFillRGBColor, OPS.constructPath],
+      argsArray: [["TilingPattern", "#000000", null], path(OPS.fill, ...square(100, 100, 60)), ["#cccccc"], path(OPS.fill, ...square(300, 100, 60))]
+    }
+    const g = VectorLines.fromOperatorList(list)
+    expect(g.marks.map((m) => [m.x1, m.y1, m.x2, m.y2])).toEqual([[100, 100, 160, 160]])
+    expect(g.boxes.map((b) => [b.x1, b.y1, b.stroked])).toEqual([[300, 100, false]])
+  })
+
+  it("reads a box outline drawn as one filled ring, and a rounded box, as boxes", () => {
+    // Outer rectangle then inner rectangle 0.25 pt inside, in one sub-path (CAD exports do this).
+    const ring = [moveTo, 0, 0, lineTo, 30, 0, lineTo, 30, 20, lineTo, 0, 20, lineTo, 0, 0, lineTo, 0.25, 0.25, lineTo, 0.25, 19.75, lineTo, 29.75, 19.75, lineTo, 29.75, 0.25, lineTo, 0.25, 0.25, closePath]
+    const k = 0.5523 * 3
+    const rounded = [
+      moveTo, 103, 0, lineTo, 197, 0,
+      curveTo, 197 + k, 0, 200, 3 - k, 200, 3, lineTo, 200, 17,
+      curveTo, 200, 17 + k, 197 + k, 20, 197, 20, lineTo, 103, 20,
+      curveTo, 103 - k, 20, 100, 17 + k, 100, 17, lineTo, 100, 3,
+      curveTo, 100, 3 - k, 103 - k, 0, 103, 0, closePath
+    ]
+    const list = { fnArray: [OPS.constructPath, OPS.constructPath], argsArray: [path(OPS.fill, ...ring), path(OPS.stroke, ...rounded)] }
+    const g = VectorLines.fromOperatorList(list)
+    expect(g.boxes.map((b) => [b.x1, b.y1, b.x2, b.y2, b.stroked])).toEqual([
+      [0, 0, 30, 20, true],
+      [100, 0, 200, 20, true]
+    ])
+  })
+
+  it("reads stroked button-sized circles as circles, once per ring; filled letters and big curves are not", () => {
+    const list = {
+      fnArray: [OPS.constructPath, OPS.constructPath, OPS.constructPath, OPS.constructPath],
+      argsArray: [
+        path(OPS.stroke, ...circle(50, 50, 5)),
+        // The same button's inner dot: part of the one ring.
+        path(OPS.stroke, ...circle(50, 50, 2.6)),
+        // An outlined "o" of body text is filled, not stroked.
+        path(OPS.fill, ...circle(100, 50, 4)),
+        path(OPS.stroke, ...circle(200, 200, 40))
+      ]
+    }
+    const g = VectorLines.fromOperatorList(list)
+    expect((g.circles ?? []).map((c) => [c.x1, c.y1, c.x2, c.y2].map(Math.round))).toEqual([[45, 45, 55, 55]])
+  })
+})
