@@ -6,7 +6,7 @@
  * which is where readers of the form take `name` from.
  */
 import { Effect, Schema } from "effect"
-import { PDFArray, PDFCheckBox, PDFDict, PDFDocument, PDFHexString, PDFName, StandardFonts } from "@cantoo/pdf-lib"
+import { PDFArray, PDFDict, PDFDocument, type PDFForm, PDFHexString, PDFName, type PDFPage, StandardFonts } from "@cantoo/pdf-lib"
 import type { PdfRejected, PdfUnusable } from "../pdf/PdfError.ts"
 import * as PdfLib from "../pdf/PdfLib.ts"
 import type { DetectedField } from "./FieldDetector.ts"
@@ -44,6 +44,65 @@ const topLevelNames = (doc: PDFDocument): Set<string> => {
   return names
 }
 
+/** /TU belongs to the field; pdf.js reads it from the widget only, so it goes on both. */
+const named = (field: PDFDict, widgets: ReadonlyArray<PDFDict>, name: string) => {
+  const tooltip = PDFHexString.fromText(name)
+  field.set(PDFName.of("TU"), tooltip)
+  for (const widget of widgets) widget.set(PDFName.of("TU"), tooltip)
+}
+
+const placementOf = (field: DetectedField) => ({
+  x: field.rect.x1,
+  y: field.rect.y1,
+  width: field.rect.x2 - field.rect.x1,
+  height: field.rect.y2 - field.rect.y1,
+  borderWidth: 0,
+  // Present but undefined: pdf-lib would otherwise paint a white background and black border.
+  backgroundColor: undefined,
+  borderColor: undefined
+})
+
+/**
+ * One radio group: a button per option, each option's caption its export value (made unique
+ * within the group), the group named by its first option's label. Its confidence is the mean of
+ * its options'.
+ */
+const writeRadioGroup = (form: PDFForm, page: PDFPage, options: ReadonlyArray<DetectedField>, formName: string): DetectedField => {
+  const group = form.createRadioGroup(formName)
+  const used = new Set<string>()
+  for (const option of options) {
+    const caption = option.radio!.value.trim() || `Option ${used.size + 1}`
+    let value = caption
+    for (let k = 2; used.has(value); k++) value = `${caption} ${k}`
+    used.add(value)
+    group.addOptionToPage(value, page, placementOf(option))
+  }
+  const first = options[0]!
+  named(group.acroField.dict, group.acroField.getWidgets().map((w) => w.dict), first.name)
+  const confidence = options.reduce((sum, o) => sum + o.confidence, 0) / options.length
+  return { ...first, formName, confidence }
+}
+
+/**
+ * A signature field (`/FT /Sig`), which pdf-lib cannot create: one field merged with its widget,
+ * on the page and in the AcroForm. Viewers draw their own "sign here" appearance.
+ */
+const addSignature = (doc: PDFDocument, page: PDFPage, formName: string, field: DetectedField): PDFDict => {
+  const dict = doc.context.obj({
+    FT: "Sig",
+    Type: "Annot",
+    Subtype: "Widget",
+    T: PDFHexString.fromText(formName),
+    Rect: [field.rect.x1, field.rect.y1, field.rect.x2, field.rect.y2],
+    F: 4,
+    P: page.ref
+  })
+  const ref = doc.context.register(dict)
+  page.node.addAnnot(ref)
+  doc.getForm().acroForm.addField(ref)
+  return dict
+}
+
 const write = async (doc: PDFDocument, fields: ReadonlyArray<DetectedField>): Promise<Written> => {
   // An XFA-aware viewer would show the XFA form and never the fields added here.
   PdfLib.makeAcroFormAuthoritative(doc)
@@ -52,38 +111,54 @@ const write = async (doc: PDFDocument, fields: ReadonlyArray<DetectedField>): Pr
   const pages = doc.getPages()
   const written: Array<DetectedField> = []
   const taken = topLevelNames(doc)
+  const unique = (wanted: string) => {
+    let formName = wanted
+    for (let k = 2; taken.has(formName); k++) formName = `${wanted}_${k}`
+    taken.add(formName)
+    return formName
+  }
+  // The options of one radio group, in the order found, by page and group key.
+  const groups = new Map<string, Array<DetectedField>>()
+  for (const field of fields) {
+    if (!field.radio) continue
+    const key = `${field.page}|${field.radio.group}`
+    groups.set(key, [...(groups.get(key) ?? []), field])
+  }
   for (const field of fields) {
     const page = pages[field.page - 1]
     if (!page) continue
-    let formName = field.formName
-    for (let k = 2; taken.has(formName); k++) formName = `${field.formName}_${k}`
-    taken.add(formName)
-    const placement = {
-      x: field.rect.x1,
-      y: field.rect.y1,
-      width: field.rect.x2 - field.rect.x1,
-      height: field.rect.y2 - field.rect.y1,
-      borderWidth: 0,
-      // Present but undefined: pdf-lib would otherwise paint a white background and black border.
-      backgroundColor: undefined,
-      borderColor: undefined
+    const options = field.radio ? groups.get(`${field.page}|${field.radio.group}`) : undefined
+    // A group is written once, with its first option; a "group" of one is a check box.
+    if (field.radio && options === undefined) continue
+    if (options && options.length >= 2) {
+      groups.delete(`${field.page}|${field.radio!.group}`)
+      written.push(writeRadioGroup(form, page, options, unique(options[0]!.formName)))
+      continue
     }
-    const created = field.kind === "CheckBox" ? form.createCheckBox(formName) : form.createTextField(formName)
-    if (created instanceof PDFCheckBox) {
-      created.addToPage(page, placement)
+    const formName = unique(field.formName)
+    if (field.signature && field.kind === "Text") {
+      const dict = addSignature(doc, page, formName, field)
+      named(dict, [dict], field.name)
+    } else if (field.kind === "CheckBox") {
+      const created = form.createCheckBox(formName)
+      created.addToPage(page, placementOf(field))
+      named(created.acroField.dict, created.acroField.getWidgets().map((w) => w.dict), field.name)
     } else {
+      const created = form.createTextField(formName)
       if (field.multiline) created.enableMultiline()
-      created.addToPage(page, { ...placement, font })
+      // Comb boxes: one character per cell, as many as the cells.
+      if (field.maxLength !== undefined && field.maxLength > 1 && !field.multiline) {
+        created.setMaxLength(field.maxLength)
+        created.enableCombing()
+      }
+      created.addToPage(page, { ...placementOf(field), font })
       if (field.multiline) {
         // Auto-size would fill a tall box with one huge line. Needs the /DA addToPage wrote.
         created.setFontSize(10)
         created.updateAppearances(font)
       }
+      named(created.acroField.dict, created.acroField.getWidgets().map((w) => w.dict), field.name)
     }
-    // /TU belongs to the field; pdf.js reads it from the widget only, so it goes on both.
-    const tooltip = PDFHexString.fromText(field.name)
-    created.acroField.dict.set(PDFName.of("TU"), tooltip)
-    for (const widget of created.acroField.getWidgets()) widget.dict.set(PDFName.of("TU"), tooltip)
     written.push(formName === field.formName ? field : { ...field, formName })
   }
   // An owner-password PDF was decrypted on loading and is written out in the clear: the source's
