@@ -11,7 +11,9 @@ import type { PdfRejected, PdfUnusable } from "../pdf/PdfError.ts"
 import * as PdfLimits from "../pdf/PdfLimits.ts"
 import * as PdfJs from "../pdf/PdfJs.ts"
 import type { PDFDocumentProxy } from "../pdf/PdfJs.ts"
+import type { PageText } from "../pdf/PageText.ts"
 import type { DetectOptions } from "./Candidate.ts"
+import * as DetectedNames from "./DetectedNames.ts"
 import * as Labels from "./Labels.ts"
 import * as PageReader from "./PageReader.ts"
 import type { PageDetection } from "./Pipeline.ts"
@@ -77,12 +79,19 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
       const selected = options.pages === undefined ? all : all.filter((n) => options.pages!.includes(n))
       const existing = yield* existingFieldNames(doc)
       const found: Array<PageDetection> = []
+      // The text of the pages with detections, for naming them as uploaded forms are named.
+      const texts: Array<PageText> = []
       for (const [index, pageNumber] of selected.entries()) {
         const input = yield* PageReader.read(doc, pageNumber)
-        found.push(...Pipeline.detectPage(input, options))
+        const detections = Pipeline.detectPage(input, options)
+        found.push(...detections)
+        if (detections.length > 0) {
+          texts.push({ page: pageNumber, width: input.view[2] - input.view[0], height: input.view[3] - input.view[1], runs: input.runs })
+        }
         yield* onProgress({ pagesDone: index + 1, pagesTotal: selected.length })
       }
-      return { fields: name(found, existing), pagesTotal: selected.length }
+      const understood = DetectedNames.labels(found, texts)
+      return { fields: name(found.map((d, i) => ({ ...d, label: understood[i] ?? d.label })), existing), pagesTotal: selected.length }
     })
   )
 })
