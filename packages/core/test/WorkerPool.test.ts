@@ -74,6 +74,16 @@ describe("WorkerPool", () => {
       expect(await run(pool, "echo", "next")).toBe("next")
     }), 60_000)
 
+  it.runIf(process.platform === "linux")("a worker that ends a task holding most of its cap is replaced before the next", () =>
+    withPool({ maxHeapMb: 64, maxRssMb: 300, size: 1 }, async (pool) => {
+      const first = await run(pool, "pid")
+      expect(await run(pool, "keep", 20)).toBe(20)
+      // Holding little, it stays.
+      expect(await run(pool, "pid")).toBe(first)
+      expect(await run(pool, "keep", 200)).toBe(200)
+      expect(await run(pool, "pid")).not.toBe(first)
+    }), 60_000)
+
   it.runIf(process.platform === "linux")("work under the resident cap is left alone", () =>
     withPool({ maxHeapMb: 64, maxRssMb: 400 }, async (pool) => {
       expect(await run(pool, "buffers", 100, { timeoutMs: 60_000 })).toBeGreaterThan(0)

@@ -101,6 +101,9 @@ export interface Pool {
   readonly stats: () => { readonly workers: number; readonly busy: number; readonly queued: number }
 }
 
+/** The share of the resident cap past which a worker is replaced once its task is done. */
+const RETIRE_SHARE = 0.6
+
 export const make = (options: PoolOptions, log: (level: "warn" | "error", message: string) => void): Pool => {
   const size = Math.max(1, options.size)
   // Background work never takes the last free worker, so a request is not stuck behind jobs.
@@ -168,6 +171,16 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
       watch = undefined
     }
   }
+  /**
+   * Whether a worker that has just finished a task still holds most of its cap (what pdf.js keeps
+   * from one document to the next: fonts, CMaps, its heap's high water): it is replaced, so that
+   * the next document starts with its whole budget instead of failing for its predecessors'.
+   */
+  const heldTooMuch = (slot: Slot): boolean => {
+    if (!canWatch || slot.worker.pid === undefined) return false
+    const rss = residentMb(slot.worker.pid)
+    return rss !== undefined && rss > RETIRE_SHARE * options.maxRssMb!
+  }
   const startWatch = () => {
     if (!canWatch || watch !== undefined) return
     if (residentMb(process.pid) === undefined) {
@@ -226,7 +239,7 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
       if (message.type === "done") current.resolve(message.value)
       else current.reject(new TaskFailed("The task failed.", undefined, message.error))
       slot.tasksRun++
-      if (slot.tasksRun >= tasksPerWorker) {
+      if (slot.tasksRun >= tasksPerWorker || heldTooMuch(slot)) {
         slot.gone = true
         slots.delete(slot)
         worker.kill()

@@ -45,6 +45,14 @@ process.on("message", (message: { id: number; task: string; input: unknown }) =>
       }, input as number)
       return
     }
+    case "keep": {
+      // Keeps `input` MiB resident after answering, as pdf.js keeps fonts and CMaps between documents.
+      const kept = Array.from({ length: input as number }, () => Buffer.alloc(1024 * 1024, 1))
+      ;(globalThis as { kept?: unknown }).kept = kept
+      return port.postMessage({ type: "done", id, value: kept.length })
+    }
+    case "pid":
+      return port.postMessage({ type: "done", id, value: process.pid })
     case "linger": {
       // Answers at once, then goes on allocating, as a library can after its task returned.
       port.postMessage({ type: "done", id, value: "answered" })
