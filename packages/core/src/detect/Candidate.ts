@@ -18,6 +18,8 @@ export interface DetectOptions {
   /** Detections below this confidence are dropped. */
   readonly confidence: number
   readonly allowCheckboxes: boolean
+  /** Pixels along the long side a scanned page is rendered at for the raster path (default 1600). */
+  readonly resolution?: number | undefined
 }
 
 /**

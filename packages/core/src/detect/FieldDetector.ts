@@ -3,8 +3,9 @@
  * spot after its label. Each kind of evidence is a source module under `sources/` producing
  * candidates with their features; `Pipeline` resolves, labels and scores them page by page
  * through the one `Scorer`. Pages are read one at a time with pdf.js and released before the
- * next, so memory stays bounded by the largest page. Scanned (image-only) pages yield nothing:
- * there is no vector structure to read.
+ * next, so memory stays bounded by the largest page. A page with nothing to read in vectors that
+ * PageKind calls scanned goes the raster path (`raster/RasterDetector.ts`): rendered, its lines
+ * and boxes found in its pixels, its words read by OCR, then the same pipeline.
  */
 import { Effect } from "effect"
 import type { PdfRejected, PdfUnusable } from "../pdf/PdfError.ts"
@@ -13,7 +14,10 @@ import * as PdfJs from "../pdf/PdfJs.ts"
 import type { PDFDocumentProxy } from "../pdf/PdfJs.ts"
 import type { PageText } from "../pdf/PageText.ts"
 import type { DetectOptions } from "./Candidate.ts"
+import * as PagePreview from "../pdf/PagePreview.ts"
 import * as DetectedNames from "./DetectedNames.ts"
+import * as PageKind from "./PageKind.ts"
+import * as RasterDetector from "./raster/RasterDetector.ts"
 import * as Labels from "./Labels.ts"
 import * as PageReader from "./PageReader.ts"
 import type { PageDetection } from "./Pipeline.ts"
@@ -56,6 +60,18 @@ const existingFieldNames = (doc: PDFDocumentProxy): Effect.Effect<Array<string>>
     Effect.orElseSucceed(() => [])
   )
 
+/** A page with this many text runs or more reads as vector text, whatever its images: no scan. */
+const SCAN_MAX_RUNS = 200
+/** The render size of a scanned page when the caller names none: the contract's default `resolution`. */
+const DEFAULT_RESOLUTION = 1600
+
+/** Whether a page is a scan (PageKind's rule); an unreadable page is not. */
+const isScanned = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<boolean> =>
+  PageKind.measurePage(doc, pageNumber).pipe(
+    Effect.map((m) => !m.tooMuchText && PageKind.kindOf(m.stats) === "scanned"),
+    Effect.catchCause(() => Effect.succeed(false))
+  )
+
 /** The result of detecting on a whole document. */
 export interface Detection {
   readonly fields: ReadonlyArray<DetectedField>
@@ -72,6 +88,7 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
   options: DetectOptions,
   onProgress: (progress: DetectProgress) => Effect.Effect<void> = () => Effect.void
 ): Effect.fn.Return<Detection, PdfUnusable | PdfRejected> {
+  // Opened to be drawn too: scanned pages are rendered for the raster path.
   return yield* PdfJs.use(bytes, (doc) =>
     Effect.gen(function* () {
       yield* PdfLimits.checkPages(doc.numPages)
@@ -83,15 +100,20 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
       const texts: Array<PageText> = []
       for (const [index, pageNumber] of selected.entries()) {
         const input = yield* PageReader.read(doc, pageNumber)
-        const detections = Pipeline.detectPage(input, options)
+        const vector = Pipeline.detectPage(input, options)
+        // A page with nothing to read in vectors may be a scan: its fields are in its pixels.
+        const raster = vector.length === 0 && input.runs.length < SCAN_MAX_RUNS && (yield* isScanned(doc, pageNumber))
+        const detections = raster
+          ? yield* RasterDetector.detectPage(doc, pageNumber, { ...options, resolution: options.resolution ?? DEFAULT_RESOLUTION })
+          : vector
         found.push(...detections)
-        if (detections.length > 0) {
+        // Scans are named from their OCR words by the pipeline itself.
+        if (detections.length > 0 && !raster) {
           texts.push({ page: pageNumber, width: input.view[2] - input.view[0], height: input.view[3] - input.view[1], runs: input.runs })
         }
         yield* onProgress({ pagesDone: index + 1, pagesTotal: selected.length })
       }
       const understood = DetectedNames.labels(found, texts)
       return { fields: name(found.map((d, i) => ({ ...d, label: understood[i] ?? d.label })), existing), pagesTotal: selected.length }
-    })
-  )
+    }), { forRendering: true, maxImagePixels: PagePreview.bounds.maxImagePixels })
 })

@@ -90,37 +90,6 @@ interface Classified {
   readonly reason: string | undefined
 }
 
-/** A page measured; with `tooMuchText` its text passed the item limit, and the stats stand in for a measurement. */
-interface Measured {
-  readonly stats: PageKind.PageStats
-  readonly tooMuchText: boolean
-}
-
-/**
- * One page measured from its operator list, the page's resources released afterwards. Its text
- * is streamed first, under the item limit: a page drawing more text than that (nested forms
- * drawing each other) is vector beyond doubt, and its operator list, as large, is never built.
- */
-const measurePage = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<Measured> =>
-  Effect.gen(function*() {
-    const { truncated } = yield* PageText.ofPageWithLimit(doc, pageNumber)
-    if (truncated) {
-      const limits = yield* PdfLimits.PdfLimits
-      return { stats: { imageCoverage: 0, images: 0, visibleGlyphs: limits.maxTextItemsPerPage, pathSegments: 0 }, tooMuchText: true }
-    }
-    const stats = yield* Effect.promise(async () => {
-      const page = await doc.getPage(pageNumber)
-      try {
-        // Widgets are not the page's drawing: a form's fields must not make its page look vector.
-        const list = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE })
-        return PageKind.measure(list, page.view as [number, number, number, number])
-      } finally {
-        page.cleanup()
-      }
-    })
-    return { stats, tooMuchText: false }
-  })
-
 /** Classifies pages in order until `deadline` (ms, the clock's time), the rest left unknown. */
 const classify = (doc: PDFDocumentProxy, deadline: number): Effect.Effect<Array<Classified>> =>
   Effect.gen(function*() {
@@ -130,7 +99,7 @@ const classify = (doc: PDFDocumentProxy, deadline: number): Effect.Effect<Array<
         out.push({ page: n, stats: undefined, reason: reasons.noTimeToClassify })
         continue
       }
-      const measured = yield* measurePage(doc, n).pipe(Effect.catchDefect(() => Effect.succeed(undefined)))
+      const measured = yield* PageKind.measurePage(doc, n).pipe(Effect.catchDefect(() => Effect.succeed(undefined)))
       out.push({
         page: n,
         stats: measured?.stats,

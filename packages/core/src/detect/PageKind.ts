@@ -4,7 +4,11 @@
  * page's pdf.js operator list: how much of the page images cover, how many glyphs it draws
  * visibly, how many path segments it strokes or fills.
  */
-import { OPS } from "pdfjs-dist/legacy/build/pdf.mjs"
+import { Effect } from "effect"
+import { AnnotationMode, OPS } from "pdfjs-dist/legacy/build/pdf.mjs"
+import * as PageText from "../pdf/PageText.ts"
+import type { PDFDocumentProxy } from "../pdf/PdfJs.ts"
+import * as PdfLimits from "../pdf/PdfLimits.ts"
 
 export type Kind = "vector" | "scanned"
 
@@ -213,3 +217,34 @@ export const measure = (list: OperatorList, view: readonly [number, number, numb
   for (const cell of covered) cells += cell
   return { imageCoverage: cells / covered.length, images, visibleGlyphs, pathSegments }
 }
+
+/** A page measured; with `tooMuchText` its text passed the item limit, and the stats stand in for a measurement. */
+export interface Measured {
+  readonly stats: PageStats
+  readonly tooMuchText: boolean
+}
+
+/**
+ * One page measured from its operator list, the page's resources released afterwards. Its text
+ * is streamed first, under the item limit: a page drawing more text than that (nested forms
+ * drawing each other) is vector beyond doubt, and its operator list, as large, is never built.
+ */
+export const measurePage = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<Measured> =>
+  Effect.gen(function*() {
+    const { truncated } = yield* PageText.ofPageWithLimit(doc, pageNumber)
+    if (truncated) {
+      const limits = yield* PdfLimits.PdfLimits
+      return { stats: { imageCoverage: 0, images: 0, visibleGlyphs: limits.maxTextItemsPerPage, pathSegments: 0 }, tooMuchText: true }
+    }
+    const stats = yield* Effect.promise(async () => {
+      const page = await doc.getPage(pageNumber)
+      try {
+        // Widgets are not the page's drawing: a form's fields must not make its page look vector.
+        const list = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE })
+        return measure(list, page.view as [number, number, number, number])
+      } finally {
+        page.cleanup()
+      }
+    })
+    return { stats, tooMuchText: false }
+  })
