@@ -10,7 +10,9 @@
 #                                the benchmarks: `storage` (the default; bench/storage-throughput.ts,
 #                                S3 against fs, args: [count] [concurrency]) or `autofill`
 #                                (bench/autofill-session.ts, a session's pick-up to completion
-#                                against the fill alone, args: [runs]); `npm run bench -- autofill 20`
+#                                against the fill alone, args: [runs]); `npm run bench -- autofill 20`;
+#                                `http` (bench/http-routes.ts, per-request cost against Fastify
+#                                serving the same bytes, args: [seconds] [connections])
 #   scripts/fw.sh fuzz [args]    the long fuzz run of hostile PDFs against a real server (scripts/fuzz.ts)
 #   scripts/fw.sh eval [args]    autofill and label-inference figures against eval/baseline.json (scripts/eval.ts);
 #                                `eval detect [--raster]`: flat-to-fillable detection figures
@@ -80,8 +82,9 @@ case "$command" in
     case "${1:-storage}" in
       storage) shift || true; exec node bench/storage-throughput.ts "$@" ;;
       autofill) shift; exec node bench/autofill-session.ts "$@" ;;
+      http) shift; exec node bench/http-routes.ts "$@" ;;
       [0-9]*) exec node bench/storage-throughput.ts "$@" ;;
-      *) say "unknown benchmark '$1' (storage, autofill)"; exit 2 ;;
+      *) say "unknown benchmark '$1' (storage, autofill, http)"; exit 2 ;;
     esac
     ;;
   fuzz) exec node scripts/fuzz.ts "$@" ;;

@@ -2,7 +2,7 @@
  * The Profiles service: a user's stored people and companies, whose facts feed autofill.
  * Another user's profile is indistinguishable from a missing one.
  */
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Cache, Context, Duration, Effect, Exit, Layer, Option, Schema } from "effect"
 import * as Clock from "./Clock.ts"
 import * as FileName from "./FileName.ts"
 import type { ListResult } from "./Forms.ts"
@@ -77,6 +77,32 @@ type ProfileEntry = typeof ProfileEntry.Type
 
 const IndexMarker = Schema.Struct({ created: Schema.String })
 
+/**
+ * How long a listing may go on showing an owner's profiles as they were after another server
+ * sharing the storage changed them (docs/storage-s3.md, "What each server remembers"); writes
+ * through this server show at once. A busy owner's listings then read the index and the
+ * page's profiles once a second, instead of every entry and profile on every request.
+ */
+export const listingCacheMs = 1_000
+
+interface Snapshot {
+  /** This server's write count for the owner when the snapshot was read. */
+  readonly writes: number
+  /** The owner's index, newest first. */
+  readonly entries: ReadonlyArray<ProfileEntry>
+  /** Profiles read since, by id (none: gone). */
+  readonly profiles: Map<string, Option.Option<Profile>>
+  /** Characters of `data` the profiles held come to (`dataSize`). */
+  size: number
+}
+
+/**
+ * Owners whose snapshot is kept at most (least recently listed go first), and the characters
+ * of profile data one holds: memory stays bounded whatever the profiles hold.
+ */
+const snapshotOwners = 128
+const snapshotDataBudget = 512 * 1024
+
 const entryOf = (p: Profile): ProfileEntry => ({ profile_id: p.idInternal, name: p.name, status: p.status, created: p.created })
 
 const newestFirst = (a: ProfileEntry, b: ProfileEntry) =>
@@ -118,6 +144,59 @@ export const layer: Layer.Layer<Profiles, never, Storage.Storage> = Layer.effect
         )
       })
 
+    /**
+     * What listings read, remembered for `listingCacheMs` per owner: the owner's index, sorted,
+     * and the profiles read since. A write through this service forgets the owner's at once (and
+     * a listing that was reading meanwhile does not keep what it read), so this server always
+     * lists its own writes; another server's writes show once the snapshot expires. Concurrent
+     * listings of one owner share one read of the index.
+     */
+    const writes = new Map<string, number>()
+    const writeCount = (owner: string) => writes.get(owner) ?? 0
+    const snapshots = yield* Cache.makeWith((owner: Id.UserId) =>
+      Effect.gen(function*() {
+        const before = writeCount(owner)
+        yield* ensureIndexed(owner)
+        const entries = (yield* storage.listJson(ProfileEntry, keys.index(owner))).map((entry) => entry.value).sort(newestFirst)
+        return { writes: before, entries, profiles: new Map(), size: 0 } satisfies Snapshot as Snapshot
+      }), {
+      capacity: snapshotOwners,
+      timeToLive: (exit) => Exit.isSuccess(exit) ? Duration.millis(listingCacheMs) : Duration.zero
+    })
+    const forget = (owner: Id.UserId) =>
+      Effect.suspend(() => {
+        writes.set(owner, writeCount(owner) + 1)
+        return Cache.invalidate(snapshots, owner)
+      })
+
+    /** The profiles of `entries`, from the snapshot where it has them. */
+    const profilesOf = (owner: Id.UserId, snapshot: Snapshot, entries: ReadonlyArray<ProfileEntry>) =>
+      Effect.gen(function*() {
+        const read = new Map<string, Option.Option<Profile>>()
+        const missing = entries.filter((entry) => !snapshot.profiles.has(entry.profile_id))
+        if (missing.length > 0) {
+          yield* Effect.forEach(
+            missing,
+            (entry) =>
+              Effect.map(storage.getJson(Profile, keys.profile(owner, entry.profile_id)), (found) => {
+                read.set(entry.profile_id, Option.map(found, (f) => f.value))
+              }),
+            { concurrency: 16, discard: true }
+          )
+          // Kept only if no write of this server began since the snapshot was read, and within
+          // the snapshot's budget (a page of large profiles is read again rather than held).
+          if (snapshot.writes === writeCount(owner)) {
+            for (const [id, profile] of read) {
+              const size = Option.isSome(profile) ? dataSize(profile.value.data) : 0
+              if (snapshot.size + size > snapshotDataBudget) break
+              snapshot.size += size
+              snapshot.profiles.set(id, profile)
+            }
+          }
+        }
+        return entries.map((entry) => read.get(entry.profile_id) ?? snapshot.profiles.get(entry.profile_id) ?? Option.none())
+      })
+
     return Profiles.of({
       create: Effect.fn("Profiles.create")(function*(owner, raw) {
         const input = yield* validate(CreateProfile, raw)
@@ -140,21 +219,23 @@ export const layer: Layer.Layer<Profiles, never, Storage.Storage> = Layer.effect
           storage.insertJson(Profile, keys.profile(owner, profile.idInternal), profile)
         )
         return profile
-      }),
+      }, (effect, owner) => Effect.ensuring(effect, forget(owner))),
       list: Effect.fn("Profiles.list")(function*(owner, query) {
-        yield* ensureIndexed(owner)
-        const matching = (yield* storage.listJson(ProfileEntry, keys.index(owner)))
-          .map((entry) => entry.value)
-          .filter((entry) => matches(query, entry))
-          .sort(newestFirst)
-        // Only the page's profiles are read. One whose entry is stale (gone, or renamed by an
-        // update that stopped before its entry) is skipped for the next one and not counted.
+        const snapshot = yield* Cache.get(snapshots, owner)
+        const matching = snapshot.entries.filter((entry) => matches(query, entry))
+        // Only the page's profiles are read, together. One whose entry is stale (gone, or renamed
+        // by an update that stopped before its entry) is skipped for the next one and not counted.
         const items: Array<Profile> = []
         let skipped = 0
-        for (let at = (query.page - 1) * query.size; at < matching.length && items.length < query.size; at++) {
-          const found = yield* storage.getJson(Profile, keys.profile(owner, matching[at]!.profile_id))
-          if (Option.isSome(found) && matches(query, found.value.value)) items.push(found.value.value)
-          else skipped++
+        let at = (query.page - 1) * query.size
+        while (at < matching.length && items.length < query.size) {
+          const batch = matching.slice(at, at + query.size - items.length)
+          at += batch.length
+          const found = yield* profilesOf(owner, snapshot, batch)
+          for (const profile of found) {
+            if (Option.isSome(profile) && matches(query, profile.value)) items.push(profile.value)
+            else skipped++
+          }
         }
         return { items, total: matching.length - skipped }
       }),
@@ -180,13 +261,13 @@ export const layer: Layer.Layer<Profiles, never, Storage.Storage> = Layer.effect
           yield* storage.putJson(ProfileEntry, keys.entry(owner, updated.idInternal), entryOf(updated))
         }
         return updated
-      }),
+      }, (effect, owner) => Effect.ensuring(effect, forget(owner))),
       delete: Effect.fn("Profiles.delete")(function*(owner, id) {
         const profile = yield* get(owner, id)
         yield* storage.deleteDocument(keys.profile(owner, id), "any").pipe(Effect.catchTag("StorageConflict", () => Effect.void))
         yield* storage.deleteDocument(keys.entry(owner, id), "any").pipe(Effect.catchTag("StorageConflict", () => Effect.void))
         for (const file of profile.files) yield* storage.deleteBlob(keys.file(owner, id, file.id))
-      }),
+      }, (effect, owner) => Effect.ensuring(effect, forget(owner))),
       attachFile: Effect.fn("Profiles.attachFile")(function*(owner, id, input) {
         const tooMany = () => new InvalidInput({ field: "file", message: `A profile holds at most ${profileLimits.files} files.` })
         if ((yield* get(owner, id)).files.length >= profileLimits.files) return yield* tooMany()
@@ -208,7 +289,7 @@ export const layer: Layer.Layer<Profiles, never, Storage.Storage> = Layer.effect
               : Effect.succeed({ ...p, files: [...p.files, file], updated: file.created }))
         )
         return { profile, file }
-      }),
+      }, (effect, owner) => Effect.ensuring(effect, forget(owner))),
       fileBytes: (owner, id, fileId) => storage.getBlob(keys.file(owner, id, fileId))
     })
   })

@@ -19,6 +19,8 @@ import { ProfilesHandlers } from "./handlers/ProfilesHandlers.ts"
 import { SessionsHandlers } from "./handlers/SessionsHandlers.ts"
 import { SystemHandlers } from "./handlers/SystemHandlers.ts"
 import { UtilsHandlers } from "./handlers/UtilsHandlers.ts"
+import * as FormsReadCache from "./FormsReadCache.ts"
+import * as Logging from "./Logging.ts"
 import { parseApiKeys, parseWebhook, type ServerConfig } from "./ServerConfig.ts"
 import * as Settings from "./Settings.ts"
 import * as UrlSourceFetcher from "./UrlSourceFetcher.ts"
@@ -84,7 +86,9 @@ export const layerApp = (options: AppOptions) => {
       Formwright.layer({ concurrency: config.concurrency, maxAttempts: config.maxAttempts, events: webhook && Webhooks.layer(webhook) }))
   ).pipe(Layer.provideMerge(ports))
   const handlers = Layer.mergeAll(FormsHandlers, SessionsHandlers, ConversionsHandlers, ProfilesHandlers, UtilsHandlers, SystemHandlers).pipe(
-    Layer.provide(Authorization.layer)
+    Layer.provide(Authorization.layer),
+    // The routes read forms through a short-lived cache; the core's services read storage.
+    Layer.provide(FormsReadCache.layer)
   )
   const routes = Layer.mergeAll(
     HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(Layer.provide(handlers)),
@@ -106,6 +110,9 @@ export const layerApp = (options: AppOptions) => {
  * `HttpRouter.serve` would listen first, and a request arriving while the app is still being
  * built finds no request handler and is never answered. Built first, such a request is refused
  * at once and the client can retry.
+ *
+ * Log lines in logfmt on stdout (how the CLI runs it) are written without blocking the event
+ * loop, and flushed after the server has stopped (Logging.ts).
  */
 export const layer = (options: AppOptions) => {
   const server = createServer()
@@ -116,7 +123,7 @@ export const layer = (options: AppOptions) => {
         Layer.provideMerge(NodeHttpServer.layerServer(() => server, { port: options.config.port, host: options.config.host }))
       ))
   ).pipe(Layer.provideMerge(NodeHttpServer.layerHttpServices))
-  return closeIdleConnectionsOnShutdown(server).pipe(Layer.provideMerge(serving))
+  return closeIdleConnectionsOnShutdown(server).pipe(Layer.provideMerge(serving), Layer.provide(Logging.layer))
 }
 
 /**

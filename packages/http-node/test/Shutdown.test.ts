@@ -150,6 +150,41 @@ describe("the formwright CLI", () => {
     expect(server.stdout() + server.stderr()).not.toMatch(/level=(ERROR|FATAL)/)
   })
 
+  it("request log lines never hold requests up, and none is lost when the server stops", async () => {
+    const port = await freePort()
+    const server = run(["serve"], {
+      FORMWRIGHT_PORT: String(port),
+      FORMWRIGHT_HOST: "127.0.0.1",
+      FORMWRIGHT_DATA_DIR: tempDir(),
+      FORMWRIGHT_API_KEYS: `alice:${key}`
+    })
+    children.push(server.child)
+    const base = `http://127.0.0.1:${port}`
+    const up = await TestServer.poll(() => fetch(`${base}/health`).then((r) => r.status, () => 0), (s) => s === 200, 30_000)
+    expect(up, server.stderr()).toBe(200)
+    // Nobody reads the log for a while: its pipe fills up (about 100 KB of lines against a 64 KB
+    // pipe). Requests must still be answered, and the lines still waiting when SIGTERM arrives
+    // must reach the log once it is read again.
+    server.child.stdout!.pause()
+    const ids = Array.from({ length: 400 }, (_, i) => `flush-test-${i}-${"x".repeat(100)}`)
+    const answered = (async () => {
+      for (let at = 0; at < ids.length; at += 20) {
+        await Promise.all(ids.slice(at, at + 20).map((id) =>
+          fetch(`${base}/v1/profiles`, { headers: { authorization: `Bearer ${key}`, "x-request-id": id } }).then((r) => r.arrayBuffer())
+        ))
+      }
+    })()
+    await within(answered, 20_000, "answering while the log is not read", server.stderr)
+    expect(server.child.kill("SIGTERM")).toBe(true)
+    await new Promise((r) => setTimeout(r, 500))
+    server.child.stdout!.resume()
+    expect(await exitWithin(server, 30_000)).toBe(0)
+    const logged = new Set(server.stdout().split("\n").flatMap((line) => /request_id=(flush-test-\d+-x+) .*status=200/.exec(line)?.[1] ?? []))
+    expect(ids.filter((id) => !logged.has(id))).toEqual([])
+    // Whole lines, one per request.
+    expect(server.stdout().split("\n").filter((line) => line.includes("request_id=flush-test-"))).toHaveLength(ids.length)
+  })
+
   it("`keys create --user carol` prints a key that authenticates against a server on the same data dir", async () => {
     const dataDir = tempDir()
     const created = run(["keys", "create", "--user", "carol"], { FORMWRIGHT_DATA_DIR: dataDir })

@@ -7,6 +7,7 @@ import { HttpServerResponse } from "effect/http"
 import type { HttpApiGroup } from "effect/http-api"
 import { ApiKeys, Id } from "@formwright/core"
 import { Authorization, CurrentUser, UnauthorizedError } from "../api/Authorization.ts"
+import * as KeyCache from "../KeyCache.ts"
 import { CurrentRateLimiter } from "./RateLimit.ts"
 import { error, type Family, familyOf } from "./Respond.ts"
 
@@ -24,7 +25,8 @@ const unauthorized = () =>
 export const layer: Layer.Layer<Authorization, never, ApiKeys.ApiKeys> = Layer.effect(
   Authorization,
   Effect.gen(function*() {
-    const keys = yield* ApiKeys.ApiKeys
+    // Lookups are remembered for a few seconds (KeyCache.ts has the revocation bound).
+    const keys = yield* KeyCache.make(yield* ApiKeys.ApiKeys)
     const limiter = yield* CurrentRateLimiter
     const check = <E, R>(
       httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
