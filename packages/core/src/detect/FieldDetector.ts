@@ -104,7 +104,11 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
         // A page with nothing to read in vectors may be a scan: its fields are in its pixels.
         const raster = vector.length === 0 && input.runs.length < SCAN_MAX_RUNS && (yield* isScanned(doc, pageNumber))
         const detections = raster
-          ? yield* RasterDetector.detectPage(doc, pageNumber, { ...options, resolution: options.resolution ?? DEFAULT_RESOLUTION })
+          ? yield* RasterDetector.detectPage(doc, pageNumber, { ...options, resolution: options.resolution ?? DEFAULT_RESOLUTION }).pipe(
+            // A rendered page's pixels are native memory a collection only frees when it runs:
+            // run one per scanned page (workers expose it), so a long scan stays within the cap.
+            Effect.ensuring(Effect.sync(() => (globalThis as { gc?: () => void }).gc?.()))
+          )
           : vector
         found.push(...detections)
         // Scans are named from their OCR words by the pipeline itself.

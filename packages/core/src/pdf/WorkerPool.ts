@@ -198,7 +198,9 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
 
   const spawn = (): Slot => {
     const worker = fork(options.script, [], {
-      execArgv: [`--max-old-space-size=${options.maxHeapMb}`, `--max-semi-space-size=${Math.min(32, Math.max(8, Math.floor(options.maxHeapMb / 32)))}`],
+      // --expose-gc: work that holds native memory V8 does not see (a rendered page's pixels) can
+      // collect it between pages instead of growing until the resident cap stops it.
+      execArgv: [`--max-old-space-size=${options.maxHeapMb}`, `--max-semi-space-size=${Math.min(32, Math.max(8, Math.floor(options.maxHeapMb / 32)))}`, "--expose-gc"],
       env: { ...process.env, FORMWRIGHT_WORKER_DATA: JSON.stringify(options.workerData) },
       // Structured clone, so PDF bytes travel as bytes, not as JSON arrays.
       serialization: "advanced",

@@ -74,6 +74,10 @@ export const render = (doc: PDFDocumentProxy, pageNumber: number, resolution: nu
           catch: (error) => error
         })
         const full = greyFromRgba(ctx.getImageData(0, 0, width, height).data, width, height)
+        // The pixels are copied: the canvas's surface (up to 64 MB) goes now, not at some later
+        // collection, which native memory does not hasten.
+        canvas.width = 1
+        canvas.height = 1
         const grey = factor === 1 ? full : darkestOf(full, factor)
         return { grey, scale, displayWidth: natural.width, displayHeight: natural.height, ...mapping(viewport) }
       }),
