@@ -113,7 +113,7 @@ const partialName = (formName: string) =>
 
 // Places that are not the holder's own address or organisation: where something happened or is done.
 const conditional = /^ (?:[a-z] )?(?:if (?:yes|so|you answered yes|you checked yes|the answer is yes)|falls ja|wenn ja|si oui|si c est le cas|en caso afirmativo|si es asi|de ser asi) /
-const onlyIfDifferent = / (?:only )?if (?:it is |this is )?different from|only if different|if not the same as|falls abweichend|wenn abweichend|si differente?s? de|seulement si differente?|si es distint[ao]|si es diferente|solo si difiere / 
+const onlyIfDifferent = / (?:only )?if (?:it is |this is )?different from|only if different|if not the same as|falls abweichend|wenn abweichend|si differente?s? de|seulement si differente?|si es distint[ao]|si es diferente|solo si difiere /
 const otherPlaces = / (?:facility|worksite|work site|site|location|establishment|premises|lieu de travail|arbeitsort|etablissement|court|tribunal|gericht|juzgado|destination|destino|origin|origen|provenance|zielort|herkunftsort) /
 // Second values: a person's facts are their primary ones.
 const secondValues = / (?:additional|alternate|alternative|other|secondary|previous|former|prior|most recent|weitere|autres?|otros?|anciens?) /
@@ -205,14 +205,16 @@ export interface FormDoubts {
   readonly alternateAddresses: ReadonlySet<string>
   /**
    * The ids of fields that are lines of one list ("I have resided at the following addresses:"
-   * then three lines): the same label, meaning and owner on one page. Which line holds the
-   * holder's one value, and what the others hold, is in doubt.
+   * then three lines): the same label (but for a line number), meaning, owner and section, in
+   * boxes of one width stacked in one column. Which line holds the holder's one value, and what
+   * the others hold, is in doubt.
    */
   readonly lists: ReadonlySet<string>
 }
 
 const noDoubts: FormDoubts = { alternateAddresses: new Set(), lists: new Set() }
 
+/** What `fields`, taken together, put in doubt (see `FormDoubts`). */
 export const formDoubts = (fields: ReadonlyArray<FormField>): FormDoubts => {
   const alternateAddresses = new Set(
     fields
