@@ -12,7 +12,9 @@
 #                                (bench/autofill-session.ts, a session's pick-up to completion
 #                                against the fill alone, args: [runs]); `npm run bench -- autofill 20`;
 #                                `http` (bench/http-routes.ts, per-request cost against Fastify
-#                                serving the same bytes, args: [seconds] [connections])
+#                                serving the same bytes, args: [seconds] [connections]); `detect`
+#                                (bench/detect-vector.ts, vector detection per page beside pdf.js
+#                                reading the same pages, args: [rounds])
 #   scripts/fw.sh fuzz [args]    the long fuzz run of hostile PDFs against a real server (scripts/fuzz.ts)
 #   scripts/fw.sh eval [args]    autofill and label-inference figures against eval/baseline.json (scripts/eval.ts);
 #                                `eval detect [--raster]`: flat-to-fillable detection figures
@@ -83,6 +85,7 @@ case "$command" in
       storage) shift || true; exec node bench/storage-throughput.ts "$@" ;;
       autofill) shift; exec node bench/autofill-session.ts "$@" ;;
       http) shift; exec node bench/http-routes.ts "$@" ;;
+      detect) shift; exec node bench/detect-vector.ts "$@" ;;
       [0-9]*) exec node bench/storage-throughput.ts "$@" ;;
       *) say "unknown benchmark '$1' (storage, autofill, http)"; exit 2 ;;
     esac

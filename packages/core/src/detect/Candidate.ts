@@ -34,6 +34,8 @@ export interface PageInput {
   readonly graphics: PageGraphics
   /** Rectangles of widgets already on the page: detections over them are dropped. */
   readonly widgets: ReadonlyArray<Rect>
+  /** Why the page was not read (more text than the limit, or unreadable): it is no scan either. */
+  readonly skipped?: "tooMuchText" | "unreadable" | undefined
 }
 
 /** What a candidate's evidence looks like, for the scorer. All optional: absent means no. */

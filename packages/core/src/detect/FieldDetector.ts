@@ -88,7 +88,6 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
   options: DetectOptions,
   onProgress: (progress: DetectProgress) => Effect.Effect<void> = () => Effect.void
 ): Effect.fn.Return<Detection, PdfUnusable | PdfRejected> {
-  // Opened to be drawn too: scanned pages are rendered for the raster path.
   return yield* PdfJs.use(bytes, (doc) =>
     Effect.gen(function* () {
       yield* PdfLimits.checkPages(doc.numPages)
@@ -98,26 +97,41 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
       const found: Array<PageDetection> = []
       // The text of the pages with detections, for naming them as uploaded forms are named.
       const texts: Array<PageText> = []
-      for (const [index, pageNumber] of selected.entries()) {
+      const scanned: Array<number> = []
+      let done = 0
+      for (const pageNumber of selected) {
         const input = yield* PageReader.read(doc, pageNumber)
         const vector = Pipeline.detectPage(input, options)
         // A page with nothing to read in vectors may be a scan: its fields are in its pixels.
-        const raster = vector.length === 0 && input.runs.length < SCAN_MAX_RUNS && (yield* isScanned(doc, pageNumber))
-        const detections = raster
-          ? yield* RasterDetector.detectPage(doc, pageNumber, { ...options, resolution: options.resolution ?? DEFAULT_RESOLUTION }).pipe(
-            // A rendered page's pixels are native memory a collection only frees when it runs:
-            // run one per scanned page (workers expose it), so a long scan stays within the cap.
-            Effect.ensuring(Effect.sync(() => (globalThis as { gc?: () => void }).gc?.()))
-          )
-          : vector
-        found.push(...detections)
-        // Scans are named from their OCR words by the pipeline itself.
-        if (detections.length > 0 && !raster) {
+        // (A page skipped for its text, or unreadable, is not read again.)
+        if (vector.length === 0 && input.skipped === undefined && input.runs.length < SCAN_MAX_RUNS && (yield* isScanned(doc, pageNumber))) {
+          scanned.push(pageNumber)
+          continue
+        }
+        found.push(...vector)
+        if (vector.length > 0) {
           texts.push({ page: pageNumber, width: input.view[2] - input.view[0], height: input.view[3] - input.view[1], runs: input.runs })
         }
-        yield* onProgress({ pagesDone: index + 1, pagesTotal: selected.length })
+        yield* onProgress({ pagesDone: ++done, pagesTotal: selected.length })
+      }
+      // Scans are drawn from a document opened to be drawn (standard fonts, image decoders),
+      // which vector pages do without; they are named from their OCR words by the pipeline.
+      if (scanned.length > 0) {
+        yield* PdfJs.use(bytes, (drawable) =>
+          Effect.gen(function* () {
+            for (const pageNumber of scanned) {
+              found.push(...(yield* RasterDetector.detectPage(drawable, pageNumber, { ...options, resolution: options.resolution ?? DEFAULT_RESOLUTION }).pipe(
+                // A rendered page's pixels are native memory a collection only frees when it
+                // runs: run one per scanned page (workers expose it), so a long scan stays
+                // within the cap.
+                Effect.ensuring(Effect.sync(() => (globalThis as { gc?: () => void }).gc?.()))
+              )))
+              yield* onProgress({ pagesDone: ++done, pagesTotal: selected.length })
+            }
+          }), { forRendering: true, maxImagePixels: PagePreview.bounds.maxImagePixels })
       }
       const understood = DetectedNames.labels(found, texts)
       return { fields: name(found.map((d, i) => ({ ...d, label: understood[i] ?? d.label })), existing), pagesTotal: selected.length }
-    }), { forRendering: true, maxImagePixels: PagePreview.bounds.maxImagePixels })
+    })
+  )
 })

@@ -24,7 +24,7 @@ export const read = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<P
     // forms drawing each other, say); its drawing would be as large, so it is not analysed.
     if (truncated) {
       yield* Effect.logWarning(`FieldDetector: page ${pageNumber} draws more text than the limit, so it was not analysed for fields`)
-      return { page: pageNumber, view: [0, 0, text.width, text.height] as const, runs: [], graphics: EMPTY_GRAPHICS, widgets: [] }
+      return { page: pageNumber, view: [0, 0, text.width, text.height] as const, runs: [], graphics: EMPTY_GRAPHICS, widgets: [], skipped: "tooMuchText" as const }
     }
     const page = yield* Effect.tryPromise({ try: () => doc.getPage(pageNumber), catch: (error) => error })
     return yield* Effect.gen(function* () {
@@ -42,7 +42,7 @@ export const read = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<P
       const error = Cause.squash(cause)
       return Effect.logWarning(`FieldDetector: page ${pageNumber} could not be read, so no fields were detected on it`).pipe(
         Effect.annotateLogs({ reason: error instanceof Error ? error.message : String(error) }),
-        Effect.as({ page: pageNumber, view: [0, 0, 0, 0] as const, runs: [], graphics: EMPTY_GRAPHICS, widgets: [] })
+        Effect.as({ page: pageNumber, view: [0, 0, 0, 0] as const, runs: [], graphics: EMPTY_GRAPHICS, widgets: [], skipped: "unreadable" as const })
       )
     })
   )
