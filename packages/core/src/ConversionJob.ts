@@ -14,7 +14,7 @@ export const JobOptions = Schema.Struct({
     // No document has more pages than the PDF page limit, far below this bound on the list itself.
     Schema.Array(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).check(Schema.isMinLength(1), Schema.isMaxLength(100_000))
   ),
-  confidence: Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })),
+  confidence: Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 })),
   resolution: Schema.Int.check(Schema.isBetween({ minimum: 256, maximum: 4096 })),
   allow_checkboxes: Schema.Boolean
 })
@@ -26,11 +26,11 @@ export const ConversionJob = Schema.Struct({
   status: JobStatus,
   file_name: Schema.String,
   options: JobOptions,
-  progress: Schema.optionalKey(Schema.Struct({ pages_done: Schema.Number, pages_total: Schema.Number })),
+  progress: Schema.optionalKey(Schema.Struct({ pages_done: Schema.Finite, pages_total: Schema.Finite })),
   form_id: Schema.optionalKey(Schema.String),
   error_message: Schema.optionalKey(Schema.String),
   /** Attempts started; a job resumed after a restart counts again. */
-  attempts: Schema.Number,
+  attempts: Schema.Finite,
   created: Schema.String,
   updated: Schema.String
 })

@@ -40,7 +40,7 @@ export interface ConvertedPdf {
 /** The converter failed; `status` is the remote service's HTTP status when there is one. */
 export class ConverterError extends Schema.TaggedError<ConverterError>()("ConverterError", {
   message: Schema.String,
-  status: Schema.optional(Schema.Number),
+  status: Schema.optional(Schema.Finite),
   cause: Schema.optional(Schema.Defect())
 }) {}
 

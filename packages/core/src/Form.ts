@@ -13,8 +13,8 @@ export const Form = Schema.Struct({
   file_name: Schema.String,
   /** How the form came to be: uploaded as is, or produced by a conversion job. */
   origin: Schema.Literals(["upload", "conversion"]),
-  pages: Schema.Number,
-  size_bytes: Schema.Number,
+  pages: Schema.Finite,
+  size_bytes: Schema.Finite,
   fields: Schema.Array(FormField),
   as_text: Schema.String,
   form_url: Schema.optionalKey(Schema.String),

@@ -20,7 +20,7 @@ export const WorkItem = Schema.Struct({
   owner: Schema.String,
   submitted: Schema.String,
   /** Runs started so far (absent in records written before attempts were counted). */
-  attempts: Schema.optionalKey(Schema.Number)
+  attempts: Schema.optionalKey(Schema.Finite)
 })
 export type WorkItem = typeof WorkItem.Type
 

@@ -13,7 +13,7 @@ export const SessionFile = Schema.Struct({
   id: Schema.String,
   file_name: Schema.String,
   content_type: Schema.String,
-  size_bytes: Schema.Number
+  size_bytes: Schema.Finite
 })
 export type SessionFile = typeof SessionFile.Type
 
@@ -42,7 +42,7 @@ export const FilledField = Schema.Struct({
   /** `profile:<id>`, `text_info`, `file:<id>` or `url:<url>`. */
   source: Schema.String,
   /** The source's trust times how certain the match is, in [0, 1]. */
-  confidence: Schema.Number,
+  confidence: Schema.Finite,
   /** Absent on sessions completed before evidence was recorded. */
   evidence: Schema.optionalKey(Evidence)
 })
@@ -88,7 +88,7 @@ export const SourceReport = Schema.Struct({
   source: Schema.String,
   status: Schema.Literals(["read", "unreadable"]),
   /** How many facts it gave: `key: value` pairs (profile data, document fields and lines, text lines) and statements of prose. */
-  facts: Schema.Number,
+  facts: Schema.Finite,
   /** Why an unreadable source could not be read. */
   reason: Schema.optionalKey(Schema.String)
 })
@@ -158,5 +158,5 @@ export const CreateSessionInput = Schema.Struct({
   fileUrls: Schema.optional(Schema.Array(Schema.String.check(Schema.isMaxLength(sessionLimits.fileUrl))).check(Schema.isMaxLength(sessionLimits.fileUrls))),
   textInfo: Schema.optional(Schema.String.check(Schema.isMaxLength(sessionLimits.textInfo))),
   /** How many files were uploaded with the session. */
-  files: Schema.optional(Schema.Number.check(Schema.isLessThanOrEqualTo(sessionLimits.files)))
+  files: Schema.optional(Schema.Finite.check(Schema.isLessThanOrEqualTo(sessionLimits.files)))
 })

@@ -14,6 +14,13 @@ export { Authorization, CurrentUser } from "./api/Authorization.ts"
 export * as Errors from "./api/Errors.ts"
 export * as Wire from "./api/Wire.ts"
 
+/**
+ * HTTP auth schemes in lower case ("bearer"): the name is case-insensitive (RFC 7235), but
+ * OpenAPI tools match it as written, and Scalar's "Try it" sends Basic for "Bearer".
+ */
+const lowerCaseSchemes = (schemes: Record<string, { scheme?: string }> | undefined) =>
+  schemes && Object.fromEntries(Object.entries(schemes).map(([name, s]) => [name, s.scheme ? { ...s, scheme: s.scheme.toLowerCase() } : s]))
+
 export class Api extends HttpApi.make("formwright")
   .add(FormsApi)
   .add(SessionsApi)
@@ -24,6 +31,9 @@ export class Api extends HttpApi.make("formwright")
   .annotateMerge(OpenApi.annotations({
     title: "Formwright /v1",
     version: "1",
-    description: "Read, fill and create PDF forms. Authenticate with `Authorization: Bearer <key>` or `x-api-key: <key>`."
+    description: "Read, fill and create PDF forms. Authenticate with `Authorization: Bearer <key>` or `x-api-key: <key>`.",
+    // Relative to where the description is served: "Try it" in /docs calls the server it came from.
+    servers: [{ url: "/", description: "The server that serves this description" }],
+    transform: (spec) => ({ ...spec, components: { ...spec["components"], securitySchemes: lowerCaseSchemes(spec["components"]?.securitySchemes) } })
   }))
 {}

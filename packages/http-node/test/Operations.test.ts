@@ -63,6 +63,13 @@ describe("operations", () => {
       expect(typeof doc.paths).toBe("object")
     })
 
+    it("declares numbers as numbers, a server to try the routes on, and the bearer scheme as tools match it", () => {
+      expect(JSON.stringify(doc)).not.toMatch(/Infinity|NaN/)
+      expect(doc.servers).toEqual([expect.objectContaining({ url: "/" })])
+      expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" })
+      expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "apiKey", in: "header", name: "x-api-key" })
+    })
+
     for (const [method, path] of routes) {
       it(`describes ${method.toUpperCase()} ${path}`, () => {
         expect(doc.paths[path], `path ${path}`).toBeDefined()
