@@ -14,7 +14,8 @@ import type { ConversionOptions, ConversionProgress, ConvertedPdf, ConverterErro
 import type * as FlatCheck from "./detect/FlatCheck.ts"
 import type { Assignment, FillResult } from "./pdf/FormFiller.ts"
 import type { ParsedForm } from "./pdf/FormReader.ts"
-import type { Input as PreviewInput, Preview } from "./pdf/PagePreview.ts"
+import type { FormField } from "./FormField.ts"
+import type { Mark as PreviewMark, Input as PreviewInput, Preview } from "./pdf/PagePreview.ts"
 import { PdfRejected, type PdfUnusable } from "./pdf/PdfError.ts"
 import * as PdfLimits from "./pdf/PdfLimits.ts"
 // Types only: the PDF libraries load where the work runs (a worker, or `layerInline`'s first
@@ -25,6 +26,16 @@ import * as WorkerPool from "./pdf/WorkerPool.ts"
 
 export type { DocumentContent } from "./pdf/PdfTasks.ts"
 export type { Mark as PreviewMark, Preview } from "./pdf/PagePreview.ts"
+
+/** What the review picture draws of a field: only these members cross to the PDF worker. */
+export const previewMark = (field: FormField): PreviewMark => ({
+  name: field.name,
+  form_name: field.form_name,
+  form_type: field.form_type,
+  page: field.page,
+  rect: field.rect,
+  ...(field.confidence !== undefined ? { confidence: field.confidence } : {})
+})
 export type { Lane } from "./pdf/WorkerPool.ts"
 export type { Limits } from "./pdf/PdfLimits.ts"
 

@@ -8,7 +8,7 @@
  */
 import { Effect } from "effect"
 import { readFile, writeFile } from "node:fs/promises"
-import { PdfEngine, type FormField } from "@formwright/core"
+import { PdfEngine } from "@formwright/core"
 
 export interface PreviewArgs {
   readonly input: string
@@ -29,15 +29,6 @@ export class PreviewFailed {
     this.usage = usage
   }
 }
-
-const markOf = (field: FormField.FormField): PdfEngine.PreviewMark => ({
-  name: field.name,
-  form_name: field.form_name,
-  form_type: field.form_type,
-  page: field.page,
-  rect: field.rect,
-  ...(field.confidence !== undefined ? { confidence: field.confidence } : {})
-})
 
 /** Draws the page and writes the PNG; says on stderr what it wrote. */
 export const run = (args: PreviewArgs) =>
@@ -63,7 +54,7 @@ export const run = (args: PreviewArgs) =>
     if (args.page > form.pages) {
       return yield* Effect.fail(new PreviewFailed(`The PDF has ${form.pages} page${form.pages === 1 ? "" : "s"}; there is no page ${args.page}.`, true))
     }
-    const preview = yield* engine.preview({ pdf, page: args.page, fields: fields.map(markOf) })
+    const preview = yield* engine.preview({ pdf, page: args.page, fields: fields.map(PdfEngine.previewMark) })
     if (preview._tag === "PastEnd") return yield* Effect.fail(new PreviewFailed(`The PDF has ${preview.pages} pages; there is no page ${args.page}.`, true))
     yield* Effect.tryPromise({
       try: () => writeFile(args.out, preview.png),

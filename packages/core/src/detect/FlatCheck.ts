@@ -7,9 +7,7 @@
  * detector yet, so a conversion finds nothing there.
  */
 import { Clock, Effect } from "effect"
-import { AnnotationMode } from "pdfjs-dist/legacy/build/pdf.mjs"
 import { type PdfRejected, type PdfUnusable, unusable } from "../pdf/PdfError.ts"
-import * as PageText from "../pdf/PageText.ts"
 import * as PdfJs from "../pdf/PdfJs.ts"
 import type { PDFDocumentProxy } from "../pdf/PdfJs.ts"
 import * as PdfLib from "../pdf/PdfLib.ts"

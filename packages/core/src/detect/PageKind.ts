@@ -9,6 +9,7 @@ import { AnnotationMode, OPS } from "pdfjs-dist/legacy/build/pdf.mjs"
 import * as PageText from "../pdf/PageText.ts"
 import type { PDFDocumentProxy } from "../pdf/PdfJs.ts"
 import * as PdfLimits from "../pdf/PdfLimits.ts"
+import { asMatrix, compose, IDENTITY, type Matrix } from "./Matrix.ts"
 
 export type Kind = "vector" | "scanned"
 
@@ -49,24 +50,6 @@ export const kindOf = (stats: PageStats): Kind =>
   stats.imageCoverage >= SCANNED_MIN_COVERAGE && stats.visibleGlyphs < SCANNED_MAX_GLYPHS && stats.pathSegments < SCANNED_MAX_SEGMENTS
     ? "scanned"
     : "vector"
-
-type Matrix = readonly [number, number, number, number, number, number]
-const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0]
-
-const compose = (m: Matrix, n: Matrix): Matrix => [
-  n[0] * m[0] + n[1] * m[2],
-  n[0] * m[1] + n[1] * m[3],
-  n[2] * m[0] + n[3] * m[2],
-  n[2] * m[1] + n[3] * m[3],
-  n[4] * m[0] + n[5] * m[2] + m[4],
-  n[4] * m[1] + n[5] * m[3] + m[5]
-]
-
-const asMatrix = (value: unknown): Matrix | undefined => {
-  if (!Array.isArray(value) && !ArrayBuffer.isView(value)) return undefined
-  const m = Array.from(value as ArrayLike<unknown>).slice(0, 6)
-  return m.length === 6 && m.every(Number.isFinite) ? (m as unknown as Matrix) : undefined
-}
 
 const STROKES_OR_FILLS: ReadonlySet<number> = new Set([
   OPS.stroke, OPS.closeStroke, OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke

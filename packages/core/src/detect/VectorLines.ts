@@ -10,6 +10,7 @@
 import { Effect } from "effect"
 import { AnnotationMode, OPS } from "pdfjs-dist/legacy/build/pdf.mjs"
 import type { PDFPageProxy } from "pdfjs-dist"
+import { apply, asMatrix, compose, IDENTITY, type Matrix } from "./Matrix.ts"
 
 /** An axis-aligned rectangle in PDF user space (origin bottom-left), `x1 <= x2`, `y1 <= y2`. */
 export interface Rect {
@@ -65,27 +66,6 @@ export interface OperatorList {
 
 /** pdf.js `DrawOPS` (not exported by its public API): codes inside a `constructPath` buffer. */
 const Draw = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const
-
-type Matrix = readonly [number, number, number, number, number, number]
-const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0]
-
-/** `m` after `n`: the matrix applying `n` first, as `cm` composes with the current matrix. */
-const compose = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[2] * n[1],
-  m[1] * n[0] + m[3] * n[1],
-  m[0] * n[2] + m[2] * n[3],
-  m[1] * n[2] + m[3] * n[3],
-  m[0] * n[4] + m[2] * n[5] + m[4],
-  m[1] * n[4] + m[3] * n[5] + m[5]
-]
-
-const apply = (m: Matrix, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]]
-
-const asMatrix = (value: unknown): Matrix | undefined => {
-  if (value == null || typeof (value as ArrayLike<number>).length !== "number") return undefined
-  const v = Array.from(value as ArrayLike<number>)
-  return v.length >= 6 && v.slice(0, 6).every(Number.isFinite) ? [v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!] : undefined
-}
 
 /** Near-white paint is invisible on paper: such lines are knock-outs or spacing, not rules. */
 const isVisibleColor = (hex: unknown): boolean => {

@@ -4,7 +4,7 @@
 import { Effect, Layer } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { type FormField, Forms, Id, InvalidInput, PdfEngine } from "@formwright/core"
+import { Forms, Id, InvalidInput, PdfEngine } from "@formwright/core"
 import { Api } from "../Api.ts"
 import { CurrentUser } from "../api/Authorization.ts"
 import * as Wire from "../api/Wire.ts"
@@ -98,7 +98,7 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
           const raw = yield* Query.single("standard", new URL(request.url, "http://x").searchParams, "page")
           const page = yield* Query.integer("standard", "page", raw, 1, 1, form.pages)
           const { bytes } = yield* forms.pdf(user.id, params.id)
-          const preview = yield* engine.preview({ pdf: bytes, page, fields: form.fields.map(markOf) })
+          const preview = yield* engine.preview({ pdf: bytes, page, fields: form.fields.map(PdfEngine.previewMark) })
           if (preview._tag === "PastEnd") return yield* fail("standard", 400, `Invalid page: expected an integer from 1 to ${preview.pages}, got '${raw}'.`)
           // The picture shows the form's values: kept out of shared caches and off disk, as the PDF is.
           return HttpServerResponse.uint8Array(preview.png, { contentType: "image/png", headers: { "cache-control": "private, no-store" } })
@@ -155,16 +155,6 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
           return json(200, { id: params.id, object: "form", deleted: true })
         })))
   })).pipe(Layer.provide(InvalidRequest.layer))
-
-/** What the preview draws of a stored field: only these members cross to the PDF worker. */
-const markOf = (field: FormField.FormField): PdfEngine.PreviewMark => ({
-  name: field.name,
-  form_name: field.form_name,
-  form_type: field.form_type,
-  page: field.page,
-  rect: field.rect,
-  ...(field.confidence !== undefined ? { confidence: field.confidence } : {})
-})
 
 /** A file name safe inside a quoted Content-Disposition parameter. */
 export const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_")
