@@ -28,6 +28,8 @@ export const ConversionJob = Schema.Struct({
   options: JobOptions,
   progress: Schema.optionalKey(Schema.Struct({ pages_done: Schema.Finite, pages_total: Schema.Finite })),
   form_id: Schema.optionalKey(Schema.String),
+  /** The job's id at the converter service it was handed to (a remote converter only). */
+  converter_job_id: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
   error_message: Schema.optionalKey(Schema.String),
   /** Attempts started; a job resumed after a restart counts again. */
   attempts: Schema.Finite,

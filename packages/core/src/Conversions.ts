@@ -36,8 +36,11 @@ export interface JobStatus {
 
 export interface ConversionsShape {
   /** Checks the PDF and the pages asked for, stores it and schedules the job. */
-  readonly start: (input: StartConversion) => Effect.Effect<ConversionJob, PdfUnusable | PdfRejected | InvalidInput | Storage.StorageError>
-  readonly status: (owner: Id.UserId, id: string) => Effect.Effect<JobStatus, JobNotFound | Storage.StorageError>
+  readonly start: (
+    input: StartConversion
+  ) => Effect.Effect<ConversionJob, PdfUnusable | PdfRejected | InvalidInput | Converter.ConverterError | Storage.StorageError>
+  /** The job's record (and PDF once completed); a converter service asked about it that answers non-200 fails with `ConverterError`. */
+  readonly status: (owner: Id.UserId, id: string) => Effect.Effect<JobStatus, JobNotFound | Converter.ConverterError | Storage.StorageError>
   /**
    * What a PDF holds before it is converted: its fields, which pages are vector and which
    * scanned, and how many fields a conversion with these options would likely find. Stores
@@ -53,6 +56,13 @@ export const keys = {
   input: (owner: string, id: string) => `jobs/${owner}/${id}/input.pdf`,
   output: (owner: string, id: string) => `jobs/${owner}/${id}/output.pdf`
 }
+
+const converterOptions = (options: JobOptions): Converter.ConversionOptions => ({
+  pages: options.pages,
+  confidence: options.confidence,
+  resolution: options.resolution,
+  allowCheckboxes: options.allow_checkboxes
+})
 
 export const layer: Layer.Layer<
   Conversions,
@@ -78,16 +88,12 @@ export const layer: Layer.Layer<
         if (Option.isNone(input)) return yield* new Converter.ConverterError({ message: "The uploaded PDF of this job is missing." })
         const converted = yield* converter.convert(
           input.value,
-          {
-            pages: job.options.pages,
-            confidence: job.options.confidence,
-            resolution: job.options.resolution,
-            allowCheckboxes: job.options.allow_checkboxes
-          },
+          converterOptions(job.options),
           (progress) =>
             update(job, { progress: { pages_done: progress.pagesDone, pages_total: progress.pagesTotal } }).pipe(
               Effect.catchCause((cause) => Effect.logWarning("could not record conversion progress", cause))
-            )
+            ),
+          { remoteJobId: job.converter_job_id }
         )
         // The job only shows its output once completed: a form that cannot be stored (the job
         // fails) takes the output with it.
@@ -123,7 +129,9 @@ export const layer: Layer.Layer<
         if (job.status === "completed" || job.status === "failed") return "done" as const
         yield* update(job, { status: "processing", attempts: job.attempts + 1 })
         const outcome = yield* Effect.result(convert(job))
-        if (outcome._tag === "Failure" && outcome.failure._tag === "PdfRejected" && outcome.failure.transient && !attempt.last) {
+        const transient = outcome._tag === "Failure" &&
+          (outcome.failure._tag === "PdfRejected" || outcome.failure._tag === "ConverterError") && outcome.failure.transient === true
+        if (transient && !attempt.last) {
           yield* Effect.logWarning(`conversion will be retried: ${outcome.failure.message}`)
           return "retry" as const
         }
@@ -166,6 +174,8 @@ export const layer: Layer.Layer<
         if (beyond !== undefined) {
           return yield* new InvalidInput({ field: "pages", message: `Page ${beyond} is past the end of the document (${pageCount} ${pageCount === 1 ? "page" : "pages"}).` })
         }
+        // A converter service that refuses the job (full, or the file too large) is told now.
+        const ticket = yield* converter.submit(input.bytes, converterOptions(options))
         const now = Clock.nowIso()
         const job: ConversionJob = {
           id: Id.JobId.make(Id.make("job")),
@@ -175,6 +185,7 @@ export const layer: Layer.Layer<
           options,
           progress: { pages_done: 0, pages_total: options.pages?.length ?? pageCount },
           attempts: 0,
+          ...(ticket.remoteJobId !== undefined ? { converter_job_id: ticket.remoteJobId } : {}),
           created: now,
           updated: now
         }
@@ -199,6 +210,11 @@ export const layer: Layer.Layer<
         const found = yield* storage.getJson(ConversionJob, keys.job(owner, id))
         if (Option.isNone(found)) return yield* new JobNotFound({ jobId: id })
         const job = found.value.value
+        // A job at a converter service: the service is asked while the job runs, so a client
+        // polling learns when it stops answering as it should.
+        if ((job.status === "pending" || job.status === "processing") && job.converter_job_id !== undefined) {
+          yield* converter.check({ remoteJobId: job.converter_job_id })
+        }
         if (job.status !== "completed") return { job }
         const pdf = yield* storage.getBlob(keys.output(owner, id))
         return { job, pdf: Option.getOrUndefined(pdf) }

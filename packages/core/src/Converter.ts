@@ -1,8 +1,11 @@
 /**
  * The Converter port: turns a flat PDF into a fillable one by detecting where fields go.
- * The embedded adapter (`EmbeddedConverter`) runs the in-process detector; a remote adapter
- * may call an external detection service, whose non-200 answers surface as `ConverterError`
- * with that service's status so the edge can repeat it.
+ * The embedded adapter (`EmbeddedConverter`) runs the in-process detector; the remote adapter
+ * (`@formwright/http-node`'s `RemoteConverter`) hands the work to a converter service, whose
+ * non-200 answers surface as `ConverterError` with that service's status so the edge can repeat
+ * it. A conversion is handed over when it is started (`submit`, so a service that refuses it is
+ * told to the client at once), run or followed to its end by a background job (`convert`), and
+ * asked about while a client polls (`check`).
  */
 import { Context, Effect, Schema } from "effect"
 import type { PdfRejected, PdfUnusable } from "./pdf/PdfError.ts"
@@ -41,15 +44,40 @@ export interface ConvertedPdf {
 export class ConverterError extends Schema.TaggedError<ConverterError>()("ConverterError", {
   message: Schema.String,
   status: Schema.optional(Schema.Finite),
+  /** A failure that may pass (a converter service unreachable or restarting): the job is tried again. */
+  transient: Schema.optional(Schema.Boolean),
   cause: Schema.optional(Schema.Defect())
 }) {}
 
+/**
+ * What a converter gave back when a conversion was handed to it: a remote service's job id. The
+ * embedded converter has nothing to give (it runs the job when `convert` is called).
+ */
+export interface Ticket {
+  readonly remoteJobId?: string | undefined
+}
+
 export interface ConverterShape {
+  /**
+   * Hands a conversion over as it is started. A remote service that refuses it (its queue is
+   * full, the file is too large) fails with its status; the embedded converter accepts anything.
+   */
+  readonly submit: (pdf: Uint8Array, options: ConversionOptions) => Effect.Effect<Ticket, ConverterError>
+  /**
+   * Runs the conversion (embedded) or follows the submitted one to its end (remote; a service
+   * that lost the job, say by a restart, is given it again), reporting progress on the way.
+   */
   readonly convert: (
     pdf: Uint8Array,
     options: ConversionOptions,
-    onProgress: (progress: ConversionProgress) => Effect.Effect<void>
+    onProgress: (progress: ConversionProgress) => Effect.Effect<void>,
+    ticket?: Ticket | undefined
   ) => Effect.Effect<ConvertedPdf, ConverterError | PdfUnusable | PdfRejected>
+  /**
+   * Asks the service about a submitted conversion while a client polls it: a non-200 answer fails
+   * with that status. Nothing to ask of the embedded converter.
+   */
+  readonly check: (ticket: Ticket) => Effect.Effect<void, ConverterError>
 }
 
 export class Converter extends Context.Service<Converter, ConverterShape>()("@formwright/core/Converter") {}

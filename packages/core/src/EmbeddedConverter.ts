@@ -15,5 +15,10 @@ import { PdfEngine } from "./PdfEngine.ts"
  */
 export const layer: Layer.Layer<Converter, never, PdfEngine> = Layer.effect(
   Converter,
-  Effect.map(Effect.service(PdfEngine), (engine) => Converter.of({ convert: engine.convert }))
+  Effect.map(Effect.service(PdfEngine), (engine) =>
+    Converter.of({
+      submit: () => Effect.succeed({}),
+      convert: (pdf, options, onProgress) => engine.convert(pdf, options, onProgress),
+      check: () => Effect.void
+    }))
 )

@@ -21,7 +21,8 @@ import { SystemHandlers } from "./handlers/SystemHandlers.ts"
 import { UtilsHandlers } from "./handlers/UtilsHandlers.ts"
 import * as FormsReadCache from "./FormsReadCache.ts"
 import * as Logging from "./Logging.ts"
-import { parseApiKeys, parseWebhook, type ServerConfig } from "./ServerConfig.ts"
+import * as RemoteConverter from "./converter/RemoteConverter.ts"
+import { parseApiKeys, parseRemoteConverter, parseWebhook, type ServerConfig } from "./ServerConfig.ts"
 import * as Settings from "./Settings.ts"
 import * as UrlSourceFetcher from "./UrlSourceFetcher.ts"
 
@@ -69,9 +70,14 @@ export const layerApp = (options: AppOptions) => {
   const { config } = options
   // One pool of PDF workers serves the services and the embedded converter alike.
   const pdf = PdfEngine.layerWorkers(config.pdf)
+  // Conversions run in-process, or at the converter service FORMWRIGHT_CONVERTER_URL names.
+  const converter = Layer.unwrap(
+    Effect.map(parseRemoteConverter(config), (remote) =>
+      remote === undefined ? EmbeddedConverter.layer.pipe(Layer.provide(pdf)) : RemoteConverter.layer(remote))
+  )
   const ports = Layer.mergeAll(
     options.storage ?? storageLayer(config),
-    EmbeddedConverter.layer.pipe(Layer.provide(pdf)),
+    converter,
     pdf,
     UrlSourceFetcher.layer({
       allowHttp: config.allowHttpUrls,

@@ -47,6 +47,10 @@ export interface ServerConfig {
   readonly webhookUrl?: string | undefined
   /** The HMAC-SHA256 key that signs each webhook (FORMWRIGHT_WEBHOOK_SECRET), 16+ characters. */
   readonly webhookSecret?: string | undefined
+  /** A converter service conversions are handed to (FORMWRIGHT_CONVERTER_URL); run in-process when absent. */
+  readonly converterUrl?: string | undefined
+  /** The key the converter service requires (FORMWRIGHT_CONVERTER_KEY), 16+ characters. */
+  readonly converterKey?: string | undefined
 }
 
 /** A setting that cannot be used; the server does not start. */
@@ -93,6 +97,31 @@ export const parseWebhook = (config: ServerConfig): Effect.Effect<Webhook | unde
   if (parsed.username !== "" || parsed.password !== "") return invalid("FORMWRIGHT_WEBHOOK_URL: credentials in the URL are not supported")
   if (secret.length < 16) return invalid(`FORMWRIGHT_WEBHOOK_SECRET: expected 16+ characters, got ${secret.length}`)
   return Effect.succeed({ url, secret })
+}
+
+export interface RemoteConverterSetting {
+  readonly url: string
+  readonly key: string
+}
+
+/** A converter key is a shared secret between servers: long enough that guessing it is hopeless. */
+export const parseConverterKey = (key: string | undefined): Effect.Effect<string, InvalidConfig> =>
+  key === undefined || key.length < 16
+    ? Effect.fail(new InvalidConfig({ message: `FORMWRIGHT_CONVERTER_KEY: expected 16+ characters, got ${key?.length ?? "none"}` }))
+    : Effect.succeed(key)
+
+/**
+ * The converter service FORMWRIGHT_CONVERTER_URL names, with FORMWRIGHT_CONVERTER_KEY; none when
+ * the URL is unset (conversions run in-process). A URL that is not http(s) or lacks a key stops the server.
+ */
+export const parseRemoteConverter = (config: ServerConfig): Effect.Effect<RemoteConverterSetting | undefined, InvalidConfig> => {
+  const url = config.converterUrl?.trim() || undefined
+  if (url === undefined) return Effect.succeed(undefined)
+  const parsed = URL.parse(url)
+  if (parsed === null || (parsed.protocol !== "http:" && parsed.protocol !== "https:") || parsed.username !== "" || parsed.password !== "") {
+    return Effect.fail(new InvalidConfig({ message: "FORMWRIGHT_CONVERTER_URL: expected an http:// or https:// URL without credentials" }))
+  }
+  return Effect.map(parseConverterKey(config.converterKey), (key) => ({ url, key }))
 }
 
 /**
@@ -168,5 +197,17 @@ export const config: Config.Config<ServerConfig> = Config.all({
   allowHttpUrls: Config.Boolean("FORMWRIGHT_ALLOW_HTTP_URLS").pipe(Config.withDefault(false)),
   urlAllowList: list("FORMWRIGHT_URL_ALLOWLIST"),
   webhookUrl: optional("FORMWRIGHT_WEBHOOK_URL"),
-  webhookSecret: optional("FORMWRIGHT_WEBHOOK_SECRET")
+  webhookSecret: optional("FORMWRIGHT_WEBHOOK_SECRET"),
+  converterUrl: optional("FORMWRIGHT_CONVERTER_URL"),
+  converterKey: optional("FORMWRIGHT_CONVERTER_KEY")
+})
+
+/** `formwright converter`'s settings (README, "The converter as a service"). */
+export const converterConfig = Config.all({
+  port: Config.Port("FORMWRIGHT_PORT").pipe(Config.withDefault(3001)),
+  host: Config.String("FORMWRIGHT_HOST").pipe(Config.withDefault("0.0.0.0")),
+  key: optional("FORMWRIGHT_CONVERTER_KEY"),
+  queue: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), "FORMWRIGHT_CONVERTER_QUEUE").pipe(Config.withDefault(16)),
+  maxUploadBytes: Config.Int("FORMWRIGHT_MAX_UPLOAD_BYTES").pipe(Config.withDefault(50 * 1024 * 1024)),
+  pdf
 })

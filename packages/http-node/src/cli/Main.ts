@@ -8,6 +8,7 @@ import { Cause, Effect, Exit } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
 import { version } from "../Version.ts"
 import * as ConvertCommand from "./ConvertCommand.ts"
+import * as ConverterCommand from "./ConverterCommand.ts"
 import * as FillCommand from "./FillCommand.ts"
 import * as FormsCommand from "./FormsCommand.ts"
 import * as KeysCommand from "./KeysCommand.ts"
@@ -23,7 +24,8 @@ export const root = Command.make("formwright", {}, () => ServeCommand.serve).pip
     FormsCommand.command,
     FillCommand.command,
     ConvertCommand.command,
-    PreviewCommand.command
+    PreviewCommand.command,
+    ConverterCommand.command
   ])
 )
 

@@ -4,7 +4,7 @@
 import { Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { Conversions, PdfLimits } from "@formwright/core"
+import { Conversions, Converter, PdfLimits } from "@formwright/core"
 import { Api } from "../Api.ts"
 import { CurrentUser } from "../api/Authorization.ts"
 import { pdfUpload } from "./FormsHandlers.ts"
@@ -29,6 +29,11 @@ const options = (request: HttpServerRequest.HttpServerRequest) =>
     }
   })
 
+/** A converter service's non-200 answer, as interface.md words it for the route (its status is kept). */
+const converterSays = (message: string) => <A, E extends { readonly _tag: string }, R>(self: Effect.Effect<A, E, R>) =>
+  Effect.mapError(self, (error): E | Converter.ConverterError =>
+    error._tag === "ConverterError" ? new Converter.ConverterError({ ...(error as unknown as Converter.ConverterError), message }) : error)
+
 /** Where the review picture of a converted form's first page is. */
 export const previewPath = (formId: string) => `/v1/forms/${encodeURIComponent(formId)}/preview?page=1`
 
@@ -45,14 +50,16 @@ export const ConversionsHandlers = HttpApiBuilder.group(Api, "conversions", (han
           unsupportedMessage: allowMultipart ? "Expected octet-stream or pdf or multipart/form-data" : "Expected octet-stream or pdf"
         })
         const jobOptions = yield* options(request)
-        const job = yield* conversions.start({ owner: user.id, bytes: upload.bytes, fileName: upload.fileName, options: jobOptions })
+        const job = yield* conversions.start({ owner: user.id, bytes: upload.bytes, fileName: upload.fileName, options: jobOptions }).pipe(
+          converterSays("Error when starting conversion.")
+        )
         return json(200, { job_id: job.id })
       }))
 
     const status = (jobId: string) =>
       handle(family, Effect.gen(function*() {
         const user = yield* CurrentUser
-        const { job, pdf } = yield* conversions.status(user.id, jobId)
+        const { job, pdf } = yield* conversions.status(user.id, jobId).pipe(converterSays("Error when fetching conversion status."))
         return json(200, {
           status: job.status,
           ...(job.status === "pending" || job.status === "processing" ? { progress: job.progress } : {}),

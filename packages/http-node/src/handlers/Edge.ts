@@ -11,7 +11,7 @@ import { unauthorizedMessage, tooManyRequests } from "./Authorization.ts"
 import * as Client from "./Client.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
 import * as RateLimit from "./RateLimit.ts"
-import { error, type Family } from "./Respond.ts"
+import { error, type Family, isConverterAnswer } from "./Respond.ts"
 
 const conversionPath = /^\/v1\/(forms|utils)\/convert(\/|$)/
 
@@ -114,7 +114,7 @@ export const layer = HttpRouter.middleware(
               )
             })
           )
-        if (response.status === 401) {
+        if (response.status === 401 && !isConverterAnswer(response)) {
           failures?.take(address)
           // The auth middleware answers with the error object everywhere; the conversion routes'
           // error bodies hold only `{error_message}` (contract.md).

@@ -39,6 +39,17 @@ export class Reply {
 
 export const fail = (family: Family, status: number, message: string) => Effect.fail(new Reply(error(family, status, message)))
 
+/**
+ * Responses that repeat a converter service's status: its 401 (say) is not the client's failed
+ * authentication, so the edge neither rewrites it nor counts it against the client's address.
+ */
+const converterAnswers = new WeakSet<HttpServerResponse.HttpServerResponse>()
+const fromConverter = (response: HttpServerResponse.HttpServerResponse) => {
+  converterAnswers.add(response)
+  return response
+}
+export const isConverterAnswer = (response: HttpServerResponse.HttpServerResponse) => converterAnswers.has(response)
+
 /** Messages for core errors that reach clients. */
 const forbiddenForm = "Forbidden. Form doesn't belong to the user."
 export const storageFull = "The server's storage is full; try again later."
@@ -77,7 +88,7 @@ export const fromCoreError = (family: Family, e: { readonly _tag: string } & Rec
       // are the server's to log (a 500).
       return e.reason === "Full" ? error(family, 507, storageFull) : undefined
     case "ConverterError":
-      return typeof e.status === "number" && e.status !== 200 ? error(family, e.status, e.message) : undefined
+      return typeof e.status === "number" && e.status !== 200 ? fromConverter(error(family, e.status, e.message)) : undefined
     default:
       return undefined
   }
