@@ -12,7 +12,7 @@ import { Context, Effect, Layer, Queue } from "effect"
 import { availableParallelism } from "node:os"
 import type { ConversionOptions, ConversionProgress, ConvertedPdf, ConverterError } from "./Converter.ts"
 import type * as FlatCheck from "./detect/FlatCheck.ts"
-import type { Assignment, FillResult } from "./pdf/FormFiller.ts"
+import type { Assignment, FillOptions, FillResult } from "./pdf/FormFiller.ts"
 import type { ParsedForm } from "./pdf/FormReader.ts"
 import type { FormField } from "./FormField.ts"
 import type { Mark as PreviewMark, Input as PreviewInput, Preview } from "./pdf/PagePreview.ts"
@@ -44,8 +44,8 @@ export type PdfFailure = PdfUnusable | PdfRejected
 export interface PdfEngineShape {
   /** The form's fields and text. `lane` says who waits: a request (the default) or a background job. */
   readonly readForm: (bytes: Uint8Array, lane?: WorkerPool.Lane) => Effect.Effect<ParsedForm, PdfFailure>
-  /** Fills the form in `pdf` (background work: sessions). */
-  readonly fill: (pdf: Uint8Array, assignments: ReadonlyArray<Assignment>) => Effect.Effect<FillResult, PdfFailure>
+  /** Fills the form in `pdf` (background work: sessions); `options.flatten` leaves no form behind. */
+  readonly fill: (pdf: Uint8Array, assignments: ReadonlyArray<Assignment>, options?: FillOptions) => Effect.Effect<FillResult, PdfFailure>
   /** The page count, refused past the page limit. */
   readonly pageCount: (bytes: Uint8Array) => Effect.Effect<number, PdfFailure>
   /** A source document's filled fields and text lines (background work: sessions). */
@@ -79,7 +79,8 @@ type Runner = <T extends PdfTasks.TaskName>(
  */
 const fromRunner = (run: Runner, requestTimeoutMs?: number): PdfEngineShape => ({
   readForm: (bytes, lane = "request") => run("readForm", bytes, lane) as Effect.Effect<ParsedForm, PdfFailure>,
-  fill: (pdf, assignments) => run("fill", { pdf, assignments }, "background") as Effect.Effect<FillResult, PdfFailure>,
+  fill: (pdf, assignments, options) =>
+    run("fill", { pdf, assignments, ...(options ? { options } : {}) }, "background") as Effect.Effect<FillResult, PdfFailure>,
   pageCount: (bytes) => run("pageCount", bytes, "request") as Effect.Effect<number, PdfFailure>,
   readDocument: (bytes) => run("readDocument", bytes, "background") as Effect.Effect<PdfTasks.DocumentContent, PdfFailure>,
   preview: (input) => run("preview", input, "request") as Effect.Effect<Preview, PdfFailure>,
@@ -166,7 +167,9 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
       const pool = yield* Effect.acquireRelease(
         Effect.sync(() =>
           WorkerPool.make({
-            script: new URL("./pdf/PdfWorker.ts", import.meta.url),
+            // The source beside this source in the workspace; the emitted .js beside the emitted .js
+            // once built (Node strips no types under node_modules), where tsc cannot rewrite a URL.
+            script: new URL(`./pdf/PdfWorker.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`, import.meta.url),
             workerData: { limits },
             size: options.workers ?? defaultWorkers(),
             maxHeapMb,

@@ -119,6 +119,8 @@ export const Session = Schema.Struct({
   file_urls: Schema.Array(Schema.String),
   text_info: Schema.optionalKey(Schema.String),
   files: Schema.Array(SessionFile),
+  /** The filled PDF is flattened: values drawn into the pages, no form left. Absent means false. */
+  flatten: Schema.optionalKey(Schema.Boolean),
   filled_fields: Schema.optionalKey(Schema.Array(FilledField)),
   unfilled_fields: Schema.optionalKey(Schema.Array(UnfilledField)),
   sources: Schema.optionalKey(Schema.Array(SourceReport)),

@@ -38,6 +38,8 @@ export interface CreateSession {
   readonly fileUrls?: ReadonlyArray<string> | undefined
   readonly textInfo?: string | undefined
   readonly files?: ReadonlyArray<UploadedFile> | undefined
+  /** Flatten the filled PDF: the values become page content and no field stays editable. */
+  readonly flatten?: boolean | undefined
 }
 
 export interface SessionsShape {
@@ -180,7 +182,8 @@ export const layer: Layer.Layer<
         const planned = Autofill.plan({ fields: form.fields, textInfo: session.text_info, sources: yield* gatherSources(session) })
         const result = yield* engine.fill(
           bytes,
-          planned.matches.map((m) => ({ formName: m.field.form_name, value: m.value }))
+          planned.matches.map((m) => ({ formName: m.field.form_name, value: m.value })),
+          { flatten: session.flatten === true }
         ).pipe(Effect.mapError((e) => (e._tag === "PdfRejected" && e.transient ? e : new FillFailure(e.message))))
         yield* storage.putBlob(keys.filled(session.owner, session.id), result.pdf, { contentType: "application/pdf" })
         return Autofill.report(planned, result)
@@ -284,6 +287,7 @@ export const layer: Layer.Layer<
           file_urls: fileUrls,
           ...(input.textInfo !== undefined && input.textInfo !== "" ? { text_info: input.textInfo } : {}),
           files,
+          ...(input.flatten === true ? { flatten: true } : {}),
           created: now,
           updated: now
         }

@@ -33,6 +33,7 @@ import type { PDFDocument, PDFField, PDFFont, PDFObject } from "@cantoo/pdf-lib"
 import { Effect } from "effect"
 import { checkboxWord, type FieldValue } from "../FormField.ts"
 import * as Bidi from "./Bidi.ts"
+import * as Flatten from "./Flatten.ts"
 import * as Fonts from "./Fonts.ts"
 import * as FontSubset from "./FontSubset.ts"
 import { type PdfRejected, unusable, type PdfUnusable } from "./PdfError.ts"
@@ -44,6 +45,12 @@ import * as Scripts from "./Scripts.ts"
 export interface Assignment {
   readonly formName: string
   readonly value: FieldValue
+}
+
+/** How to write the filled PDF. */
+export interface FillOptions {
+  /** Draw every field's appearance into its page and remove the form, so nothing stays editable. */
+  readonly flatten?: boolean | undefined
 }
 
 /** The filled PDF and what happened to each assignment. */
@@ -616,13 +623,15 @@ const drawableText = (assignments: ReadonlyArray<Assignment>, fields: ReadonlyAr
  * several, when it allows that). Unknown and read-only fields, signatures, push buttons and
  * values a field cannot take are reported in `skipped`, never failing the whole fill.
  * Owner-password PDFs come back decrypted; a hybrid form loses its XFA so viewers show the
- * AcroForm values written here.
+ * AcroForm values written here. With `flatten`, the result has no form left: each field shows
+ * as page content, as it looked filled (Flatten.ts).
  */
 export const fillForm: (
   bytes: Uint8Array,
-  assignments: ReadonlyArray<Assignment>
+  assignments: ReadonlyArray<Assignment>,
+  options?: FillOptions
 ) => Effect.Effect<FillResult, PdfUnusable | PdfRejected> = Effect.fn("FormFiller.fillForm")(
-  function*(bytes: Uint8Array, assignments: ReadonlyArray<Assignment>) {
+  function*(bytes: Uint8Array, assignments: ReadonlyArray<Assignment>, options?: FillOptions) {
     const doc = yield* PdfLib.load(bytes)
     const fields = yield* Effect.try({ try: () => PdfLib.terminalFields(doc), catch: () => unusable("Damaged") })
     if (fields.length === 0 && PdfLib.hasXfa(doc)) return yield* unusable("XfaOnly")
@@ -681,6 +690,7 @@ export const fillForm: (
           if (complete) form.set(PDFName.of("NeedAppearances"), PDFBool.False)
         }
         registerFonts(doc, box.used)
+        if (options?.flatten === true) Flatten.flatten(doc)
         PdfLib.dropStaleStructure(doc)
       },
       catch: () => unusable("Damaged")

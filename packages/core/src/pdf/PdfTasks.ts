@@ -65,8 +65,8 @@ const readDocument = (bytes: Uint8Array): Effect.Effect<DocumentContent, PdfUnus
 /** The tasks, each taking its input and a progress callback. */
 export const tasks = {
   readForm: (bytes: Uint8Array) => FormReader.readForm(bytes),
-  fill: (input: { readonly pdf: Uint8Array; readonly assignments: ReadonlyArray<FormFiller.Assignment> }) =>
-    FormFiller.fillForm(input.pdf, input.assignments),
+  fill: (input: { readonly pdf: Uint8Array; readonly assignments: ReadonlyArray<FormFiller.Assignment>; readonly options?: FormFiller.FillOptions }) =>
+    FormFiller.fillForm(input.pdf, input.assignments, input.options),
   pageCount: (bytes: Uint8Array) =>
     PdfJs.use(bytes, (doc) => Effect.as(PdfLimits.checkPages(doc.numPages), doc.numPages)),
   readDocument,

@@ -12,7 +12,10 @@ const multipartSession = Schema.Struct({
   formId: Schema.String,
   files: Schema.optional(Schema.Array(Schema.Uint8Array)),
   text_info: Schema.optional(Schema.String),
-  profile_ids: Schema.optional(Schema.String)
+  profile_ids: Schema.optional(Schema.String),
+  flatten: Schema.optional(Schema.Literals(["true", "false"]).annotate({
+    description: "`true` flattens the filled PDF: values drawn into the pages, no form field left. Default `false`."
+  }))
 }).pipe(HttpApiSchema.asMultipart())
 
 export class SessionsApi extends HttpApiGroup.make("sessions")

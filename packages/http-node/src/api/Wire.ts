@@ -73,7 +73,10 @@ export const CreateSessionJson = Schema.Struct({
   form_id: Schema.String,
   profile_ids: Schema.optionalKey(Schema.Array(Schema.String)),
   file_urls: Schema.optionalKey(Schema.Array(Schema.String)),
-  text_info: Schema.optionalKey(Schema.String)
+  text_info: Schema.optionalKey(Schema.String),
+  flatten: Schema.optionalKey(Schema.Boolean.annotate({
+    description: "Flatten the filled PDF: every value and check mark is drawn into its page and no form field is left. Default false."
+  }))
 })
 
 export const SessionCreated = Schema.Struct({

@@ -3,7 +3,7 @@
  * session, offline: the form's fields read as an upload reads them, the profile and the text
  * through the same pipeline (`Autofill.plan`), the values written by the same filler, in one PDF
  * worker. Prints which fields were filled and from what; with `--explain`, why each other one
- * stays empty.
+ * stays empty; with `--flatten`, the PDF written has no form left.
  */
 import { Effect, Layer, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
@@ -34,6 +34,7 @@ export const command = Command.make(
     profile: Flag.String("profile").pipe(Flag.withDescription("A JSON file with the person's data, any shape."), Flag.optional),
     text: Flag.String("text").pipe(Flag.withDescription("Free text about the person (\"My name is Ada Lovelace, born 10 Dec 1815\")."), Flag.optional),
     out: Flag.String("out").pipe(Flag.withDescription("The filled PDF to write (default: <form>.filled.pdf, here)."), Flag.optional),
+    flatten: Flag.Boolean("flatten").pipe(Flag.withDefault(false), Flag.withDescription("Flatten the filled PDF: values drawn into the pages, no form field left.")),
     explain: Flag.Boolean("explain").pipe(Flag.withDefault(false), Flag.withDescription("Also say why each other field stays empty.")),
     json: Flag.Boolean("json").pipe(Flag.withDefault(false), Flag.withDescription("The report (filled_fields, unfilled_fields, sources, conflicts) as JSON on stdout."))
   },
@@ -59,7 +60,7 @@ export const command = Command.make(
           ? [{ _tag: "Profile", source: `profile:${basename(args.profile.value)}`, name: "", data: data.value }]
           : []
       })
-      const written = yield* engine.fill(pdf, planned.matches.map((m) => ({ formName: m.field.form_name, value: m.value })))
+      const written = yield* engine.fill(pdf, planned.matches.map((m) => ({ formName: m.field.form_name, value: m.value })), { flatten: args.flatten })
       const report = Autofill.report(planned, written)
       yield* writeBytes(out, written.pdf)
       yield* Effect.sync(() => {

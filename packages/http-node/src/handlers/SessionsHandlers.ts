@@ -56,18 +56,24 @@ const parseCreate = (request: HttpServerRequest.HttpServerRequest) =>
     const bytes = yield* Body.read(request, "standard")
     if (type === "application/json") {
       const input = yield* Query.decode("standard", Wire.CreateSessionJson, yield* Body.json(bytes, "standard"))
-      return { formId: input.form_id, profileIds: input.profile_ids, fileUrls: input.file_urls, textInfo: input.text_info, files: [] }
+      return { formId: input.form_id, profileIds: input.profile_ids, fileUrls: input.file_urls, textInfo: input.text_info, files: [], flatten: input.flatten }
     }
     const form = yield* Body.multipart(bytes, request.headers["content-type"] ?? "", "standard")
     const formId = textField(form, "formId") ?? textField(form, "form_id")
     if (formId === undefined || formId.trim() === "") return yield* fail("standard", 400, "Invalid formId: the multipart field 'formId' is required.")
     const files = [...yield* Body.fileParts(form, "files"), ...yield* Body.fileParts(form, "files[]")]
+    // A multipart field is text: `true` or `false`, as JSON spells them.
+    const flatten = textField(form, "flatten")?.trim().toLowerCase()
+    if (flatten !== undefined && flatten !== "true" && flatten !== "false") {
+      return yield* fail("standard", 400, "Invalid flatten: expected true or false.")
+    }
     return {
       formId: formId.trim(),
       profileIds: listField(form, "profile_ids"),
       fileUrls: listField(form, "file_urls"),
       textInfo: textField(form, "text_info"),
-      files: files.map((f) => ({ fileName: f.name, contentType: f.type, bytes: f.bytes }))
+      files: files.map((f) => ({ fileName: f.name, contentType: f.type, bytes: f.bytes })),
+      flatten: flatten === "true"
     }
   })
 
