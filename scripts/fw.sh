@@ -14,10 +14,16 @@
 #                                `http` (bench/http-routes.ts, per-request cost against Fastify
 #                                serving the same bytes, args: [seconds] [connections]); `detect`
 #                                (bench/detect-vector.ts, vector detection per page beside pdf.js
-#                                reading the same pages, args: [rounds])
+#                                reading the same pages, args: [rounds]); `fill`
+#                                (bench/fill-speed.ts, 50 fields filled and saved against pdf-lib
+#                                alone, args: [runs]); `upload` (bench/upload-speed.ts, uploads
+#                                over HTTP against pdf-lib's parse alone, and a 50 MB upload's
+#                                peak memory, args: [runs])
 #   scripts/fw.sh fuzz [args]    the long fuzz run of hostile PDFs against a real server (scripts/fuzz.ts)
 #   scripts/fw.sh eval [args]    autofill and label-inference figures against eval/baseline.json (scripts/eval.ts);
 #                                `eval detect [--raster]`: flat-to-fillable detection figures
+#   scripts/fw.sh pack-check     build, pack and install every package in a scratch project on Node 22
+#                                and 24, and run the embed example and the bin there (scripts/pack-check.sh)
 #   scripts/fw.sh env            print the PATH to use the installed toolchain by hand
 set -euo pipefail
 
@@ -86,8 +92,10 @@ case "$command" in
       autofill) shift; exec node bench/autofill-session.ts "$@" ;;
       http) shift; exec node bench/http-routes.ts "$@" ;;
       detect) shift; exec node bench/detect-vector.ts "$@" ;;
+      fill) shift; exec node bench/fill-speed.ts "$@" ;;
+      upload) shift; exec node bench/upload-speed.ts "$@" ;;
       [0-9]*) exec node bench/storage-throughput.ts "$@" ;;
-      *) say "unknown benchmark '$1' (storage, autofill, http)"; exit 2 ;;
+      *) say "unknown benchmark '$1' (storage, autofill, http, detect, fill, upload)"; exit 2 ;;
     esac
     ;;
   fuzz) exec node scripts/fuzz.ts "$@" ;;
@@ -97,6 +105,7 @@ case "$command" in
     pnpm exec tsc -p tsconfig.json
     exec pnpm exec vitest run "$@"
     ;;
+  pack-check) exec bash scripts/pack-check.sh "$@" ;;
   env) echo "export PATH=\"$PATH\"" ;;
-  *) say "unknown command '$command' (start, test, cli, bench, fuzz, eval, env)"; exit 2 ;;
+  *) say "unknown command '$command' (start, test, cli, bench, fuzz, eval, pack-check, env)"; exit 2 ;;
 esac

@@ -351,6 +351,9 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
         new Promise<void>((resolve) => {
           if (slot.worker.exitCode !== null || slot.worker.signalCode !== null) return resolve()
           slot.worker.once("exit", () => resolve())
+          // An idle worker is unref'd: without this, a process with nothing else to do (a script
+          // awaiting the shutdown at its top level) would end before the exit it waits for.
+          slot.worker.ref()
           slot.worker.kill("SIGKILL")
         })
       ))
