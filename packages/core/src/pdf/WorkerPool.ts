@@ -245,6 +245,9 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
         slot.gone = true
         slots.delete(slot)
         worker.kill()
+        // Its successor starts loading now rather than when the next task arrives, so that task
+        // does not wait for a process to start and its modules to load.
+        if (!closed && queues.request.length + queues.background.length === 0) unrefIdle(spawn())
       }
       dispatch()
     })
