@@ -7,7 +7,7 @@ import { Cause, Effect, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { Id } from "@formwright/core"
-import { unauthorizedMessage, tooManyRequests } from "./Authorization.ts"
+import { tooManyRequests } from "./Authorization.ts"
 import * as Client from "./Client.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
 import * as RateLimit from "./RateLimit.ts"
@@ -116,9 +116,6 @@ export const layer = HttpRouter.middleware(
           )
         if (response.status === 401) {
           failures?.take(address)
-          // The auth middleware answers with the error object everywhere; the conversion routes'
-          // error bodies hold only `{error_message}` (contract.md).
-          if (family === "conversion") response = error(family, 401, unauthorizedMessage)
           response = HttpServerResponse.setHeader(response, "www-authenticate", 'Bearer realm="formwright"')
         }
         response = withSecurityHeaders(HttpServerResponse.setHeader(response, "x-request-id", requestId), route)

@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { type HttpApiError, HttpApiMiddleware } from "effect/http-api"
-import { InvalidRequest } from "../api/InvalidRequest.ts"
+import { InvalidRequest } from "@formwright/api"
 import { repeatedMessage } from "./Query.ts"
 import { error, type Family, familyOf } from "./Respond.ts"
 
@@ -24,14 +24,26 @@ const firstPath = (issue: unknown): ReadonlyArray<PropertyKey> => {
 /** Whether the failure is about the request (a 400) rather than the server's own response. */
 export const isRequestError = (e: HttpApiError.HttpApiSchemaError) => requestKinds.has(e.kind)
 
-/** The 400 for a request decoding failure, naming the parameter. */
+/** A member's path as a client writes it: `form.fields[0].id`. */
+const pathName = (path: ReadonlyArray<PropertyKey>) =>
+  path.map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join("")
+
+/** The framework's message for a body that is not JSON at all. */
+const notJson = "Expected a valid JSON body"
+
+/** The 400 for a request decoding failure, naming the parameter (or the body's member). */
 export const response = (family: Family, e: HttpApiError.HttpApiSchemaError, request: HttpServerRequest.HttpServerRequest) => {
   const cause = e.cause as { issue?: unknown; message?: string }
-  const name = String(firstPath(cause.issue)[0] ?? e.kind.toLowerCase())
+  const path = firstPath(cause.issue)
+  const detail = (cause.message ?? "").split("\n")[0]!.trim().slice(0, 200)
+  if (e.kind === "Payload") {
+    if (path.length === 0 && detail === notJson) return error(family, 400, "The body is not valid JSON.")
+    return error(family, 400, `Invalid ${path.length === 0 ? "body" : pathName(path)}: ${detail === "" ? "malformed." : detail}`)
+  }
+  const name = String(path[0] ?? e.kind.toLowerCase())
   if (e.kind === "Query" && new URL(request.url, "http://x").searchParams.getAll(name).length > 1) {
     return error(family, 400, repeatedMessage(name))
   }
-  const detail = (cause.message ?? "").split("\n")[0]!.trim().slice(0, 200)
   return error(family, 400, `Invalid ${name}: ${detail === "" ? "malformed." : detail}`)
 }
 

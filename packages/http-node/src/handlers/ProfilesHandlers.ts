@@ -4,67 +4,43 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Id, Profiles } from "@formwright/core"
-import { Api } from "../Api.ts"
-import { CurrentUser } from "../api/Authorization.ts"
-import * as Wire from "../api/Wire.ts"
+import { Api, CurrentUser } from "@formwright/api"
 import * as Body from "./Body.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
-import * as Query from "./Query.ts"
 import { fail, handle, json } from "./Respond.ts"
-import * as Out from "./Wire.ts"
-
-const statuses = new Set(["Active", "Inactive"])
-
-const jsonBody = (request: Parameters<typeof Body.read>[0]) =>
-  Effect.gen(function*() {
-    if (Body.mediaType(request) !== "application/json") return yield* fail("standard", 415, "Expected application/json")
-    return yield* Body.json(yield* Body.read(request, "standard"), "standard")
-  })
+import * as WireErrors from "./WireErrors.ts"
 
 export const ProfilesHandlers = HttpApiBuilder.group(Api, "profiles", (handlers) =>
   Effect.gen(function*() {
     const profiles = yield* Profiles.Profiles
     return handlers
-      .handleRaw("list", ({ request }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("list", ({ query }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          const params = new URL(request.url, "http://x").searchParams
-          const { page, size } = yield* Query.paging(params)
-          const status = yield* Query.single("standard", params, "status")
-          if (status !== undefined && !statuses.has(status)) {
-            return yield* fail("standard", 400, `Invalid status: expected Active or Inactive, got '${status}'.`)
-          }
-          const result = yield* profiles.list(user.id, {
-            name: yield* Query.single("standard", params, "name"),
-            status: status as "Active" | "Inactive" | undefined,
-            page,
-            size
-          })
-          return json(200, { id: Id.make("profileList"), object: "profiles", total: result.total, profiles: result.items.map(Out.profile) })
+          const result = yield* profiles.list(user.id, { name: query.name, status: query.status, page: query.page ?? 1, size: query.size ?? 10 })
+          return { id: Id.make("profileList"), object: "profiles" as const, total: result.total, profiles: result.items }
         })))
-      .handleRaw("create", ({ request }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("create", ({ payload }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          const input = yield* Query.decode("standard", Wire.CreateProfile, yield* jsonBody(request))
-          if (input.name.trim() === "") return yield* fail("standard", 400, "Invalid name: must not be empty.")
-          return json(201, Out.profile(yield* profiles.create(user.id, input)))
+          if (payload.name.trim() === "") return yield* Effect.fail(WireErrors.badRequest("Invalid name: must not be empty."))
+          return yield* profiles.create(user.id, payload)
         })))
-      .handleRaw("get", ({ params }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("get", ({ params }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          return json(200, Out.profile(yield* profiles.get(user.id, params.id)))
+          return yield* profiles.get(user.id, params.id)
         })))
-      .handleRaw("update", ({ params, request }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("update", ({ params, payload }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          const patch = yield* Query.decode("standard", Wire.PatchProfile, yield* jsonBody(request))
-          return json(200, Out.profile(yield* profiles.update(user.id, params.id, patch)))
+          return yield* profiles.update(user.id, params.id, payload)
         })))
-      .handleRaw("delete", ({ params }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("delete", ({ params }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           yield* profiles.delete(user.id, params.id)
-          return json(200, { id: params.id, object: "profile", deleted: true })
+          return { id: params.id, object: "profile", deleted: true as const }
         })))
       .handleRaw("attachFile", ({ params, request }) =>
         handle("standard", Effect.gen(function*() {
@@ -85,6 +61,6 @@ export const ProfilesHandlers = HttpApiBuilder.group(Api, "profiles", (handlers)
           }
           if (file.bytes.byteLength === 0) return yield* fail("standard", 400, "Invalid file: it is empty.")
           const result = yield* profiles.attachFile(user.id, params.id, file)
-          return json(201, Out.profile(result.profile))
+          return json(201, result.profile)
         })))
   })).pipe(Layer.provide(InvalidRequest.layer))

@@ -3,7 +3,7 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Authorization } from "./Authorization.ts"
+import { ConversionAuthorization } from "./Authorization.ts"
 import { InvalidRequest } from "./InvalidRequest.ts"
 import * as Errors from "./Errors.ts"
 import { multipartFile, pdfBody } from "./FormsApi.ts"
@@ -47,7 +47,7 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
       error: statusErrors
     }).annotate(OpenApi.Description, "Status of a conversion job; `form_id` and `base64` once completed.")
   )
-  .middleware(Authorization)
+  .middleware(ConversionAuthorization)
   .middleware(InvalidRequest)
   .annotate(OpenApi.Title, "Conversion")
 {}

@@ -5,8 +5,9 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import { InvalidRequest } from "./InvalidRequest.ts"
+import { JsonBody } from "./JsonBody.ts"
 import * as Errors from "./Errors.ts"
-import { PageQuery } from "./FormsApi.ts"
+import * as Params from "./Params.ts"
 import * as Wire from "./Wire.ts"
 
 const id = { id: Schema.String }
@@ -14,22 +15,22 @@ const id = { id: Schema.String }
 export class ProfilesApi extends HttpApiGroup.make("profiles")
   .add(
     HttpApiEndpoint.get("list", "/v1/profiles", {
-      query: { ...PageQuery, status: Schema.optional(Schema.String).annotate({ description: "`Active` or `Inactive`." }) },
+      query: { ...Params.PageQuery, status: Schema.optional(Params.oneOf(["Active", "Inactive"])).annotate({ description: "`Active` or `Inactive`." }) },
       success: Wire.ProfileList,
       error: Errors.common
     }).annotate(OpenApi.Description, "The caller's profiles, newest first; `total` counts every match across pages."),
     HttpApiEndpoint.post("create", "/v1/profiles", {
       payload: Wire.CreateProfile,
       success: Wire.Profile.pipe(HttpApiSchema.status(201)),
-      error: [...Errors.common, Errors.UnsupportedMediaType]
-    }),
+      error: Errors.common
+    }).middleware(JsonBody),
     HttpApiEndpoint.get("get", "/v1/profiles/:id", { params: id, success: Wire.Profile, error: [...Errors.common, Errors.NotFound] }),
     HttpApiEndpoint.patch("update", "/v1/profiles/:id", {
       params: id,
       payload: Wire.PatchProfile,
       success: Wire.Profile,
-      error: [...Errors.common, Errors.NotFound, Errors.UnsupportedMediaType]
-    }).annotate(OpenApi.Description, "Present members replace; `data` merges key by key (a null value removes a key)."),
+      error: [...Errors.common, Errors.NotFound]
+    }).middleware(JsonBody).annotate(OpenApi.Description, "Present members replace; `data` merges key by key (a null value removes a key)."),
     HttpApiEndpoint.delete("delete", "/v1/profiles/:id", { params: id, success: Wire.Deleted, error: [...Errors.common, Errors.NotFound] }),
     HttpApiEndpoint.post("attachFile", "/v1/profiles/:id/files", {
       params: id,

@@ -29,12 +29,14 @@ export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(fields, {
 export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(fields, { httpApiStatus: 401, description: "Missing or unknown API key." }) {}
 export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(fields, { httpApiStatus: 403, description: "The form belongs to another user." }) {}
 export class NotFound extends Schema.Class<NotFound>("NotFound")(fields, { httpApiStatus: 404, description: "No such resource for this user." }) {}
+export class Conflict extends Schema.Class<Conflict>("Conflict")(fields, { httpApiStatus: 409, description: "The resource is not in the state the request needs (a session not completed yet)." }) {}
 export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(fields, { httpApiStatus: 413, description: "The body is larger than the configured limit." }) {}
 export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(fields, { httpApiStatus: 415, description: "The Content-Type is not accepted on this route." }) {}
 export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(fields, { httpApiStatus: 422, description: "The body is not a usable PDF (not a PDF, damaged, user password, XFA-only)." }) {}
 export class Internal extends Schema.Class<Internal>("Internal")(fields, { httpApiStatus: 500, description: "Unexpected failure; the message carries a trace id, no detail." }) {}
 export class InsufficientStorage extends Schema.Class<InsufficientStorage>("InsufficientStorage")(fields, { httpApiStatus: 507, description: "The server's storage is full; nothing was stored. Try again later." }) {}
 
+export class ConversionUnauthorized extends Schema.Class<ConversionUnauthorized>("ConversionUnauthorized")(conversionFields, { httpApiStatus: 401, description: "Missing or unknown API key." }) {}
 export class ConversionBadRequest extends Schema.Class<ConversionBadRequest>("ConversionBadRequest")(conversionFields, { httpApiStatus: 400, description: "Malformed input; the message names the offending parameter." }) {}
 export class ConversionNotFound extends Schema.Class<ConversionNotFound>("ConversionNotFound")(conversionFields, { httpApiStatus: 404, description: "No such job for this user." }) {}
 export class ConversionPayloadTooLarge extends Schema.Class<ConversionPayloadTooLarge>("ConversionPayloadTooLarge")(conversionFields, { httpApiStatus: 413, description: "The body is larger than the configured limit." }) {}
@@ -45,4 +47,4 @@ export class ConversionInsufficientStorage extends Schema.Class<ConversionInsuff
 
 /** The errors every authenticated route may answer. */
 export const common = [BadRequest, Unauthorized, Internal, InsufficientStorage] as const
-export const conversionCommon = [ConversionBadRequest, Unauthorized, ConversionInternal, ConversionInsufficientStorage] as const
+export const conversionCommon = [ConversionBadRequest, ConversionInternal, ConversionInsufficientStorage] as const

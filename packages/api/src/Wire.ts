@@ -42,17 +42,32 @@ export const FormList = Schema.Struct({
 
 export const Deleted = Schema.Struct({ id: Schema.String, object: Schema.String, deleted: Schema.Literal(true) })
 
+const updateMembers = {
+  /** The text of the form, as interface.md spells it in the request. */
+  asText: Schema.optionalKey(Schema.String),
+  /** The same member as responses spell it; either spelling is accepted, both must agree. */
+  as_text: Schema.optionalKey(Schema.String),
+  form_url: Schema.optionalKey(Schema.String),
+  fields: Schema.optionalKey(Schema.Array(Schema.Record(Schema.String, Schema.Unknown))),
+  group_instructions: Schema.optionalKey(Instructions),
+  line_by_line_instructions: Schema.optionalKey(Instructions)
+}
+
+/**
+ * Any other member of `form` is refused: dropped in silence, the caller would be told
+ * `updated: true` for a change that never happened.
+ */
+const OtherMember = Schema.String.check(Schema.makeFilter((key: string) => !Object.hasOwn(updateMembers, key)))
+
 export const UpdateFormRequest = Schema.Struct({
-  form: Schema.Struct({
-    /** The text of the form, as interface.md spells it in the request. */
-    asText: Schema.optionalKey(Schema.String),
-    /** The same member as responses spell it; either spelling is accepted, both must agree. */
-    as_text: Schema.optionalKey(Schema.String),
-    form_url: Schema.optionalKey(Schema.String),
-    fields: Schema.optionalKey(Schema.Array(Schema.Record(Schema.String, Schema.Unknown))),
-    group_instructions: Schema.optionalKey(Instructions),
-    line_by_line_instructions: Schema.optionalKey(Instructions)
-  })
+  form: Schema.StructWithRest(Schema.Struct(updateMembers), [
+    Schema.Record(
+      OtherMember,
+      Schema.Never.annotate({
+        message: "not a member of a form update (asText (or as_text), form_url, fields, group_instructions, line_by_line_instructions)."
+      })
+    )
+  ])
 })
 
 export const UpdateFormResult = Schema.Struct({

@@ -6,6 +6,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { Authorization } from "./Authorization.ts"
 import { InvalidRequest } from "./InvalidRequest.ts"
 import * as Errors from "./Errors.ts"
+import * as Params from "./Params.ts"
 import * as Wire from "./Wire.ts"
 
 /** A PDF body: raw bytes as `application/pdf` or `application/octet-stream`. */
@@ -16,12 +17,6 @@ export const pdfBody = [
 
 /** A PDF in a multipart form field named `file`. */
 export const multipartFile = Schema.Struct({ file: Schema.Uint8Array }).pipe(HttpApiSchema.asMultipart())
-
-export const PageQuery = {
-  name: Schema.optional(Schema.String).annotate({ description: "Case-insensitive substring filter." }),
-  page: Schema.optional(Schema.String).annotate({ description: "1-based page number (default 1)." }),
-  size: Schema.optional(Schema.String).annotate({ description: "Items per page, 1 to 100 (default 10)." })
-}
 
 const id = { id: Schema.String }
 
@@ -34,7 +29,7 @@ export class FormsApi extends HttpApiGroup.make("forms")
       error: [...Errors.common, Errors.PayloadTooLarge, Errors.UnsupportedMediaType, Errors.Unprocessable]
     }).annotate(OpenApi.Description, "Uploads one PDF form and returns its parsed fields (an array of one result)."),
     HttpApiEndpoint.get("list", "/v1/forms", {
-      query: PageQuery,
+      query: Params.PageQuery,
       success: Wire.FormList,
       error: Errors.common
     }).annotate(OpenApi.Description, "The caller's forms, newest first, with the total across pages."),
@@ -50,7 +45,7 @@ export class FormsApi extends HttpApiGroup.make("forms")
     }).annotate(OpenApi.Description, "The stored PDF of a form."),
     HttpApiEndpoint.get("preview", "/v1/forms/:id/preview", {
       params: id,
-      query: { page: Schema.optional(Schema.String).annotate({ description: "1-based page number (default 1)." }) },
+      query: { page: Schema.optional(Params.integer(1, 100_000)).annotate({ description: "1-based page number within the form (default 1)." }) },
       success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "image/png" })),
       error: [...Errors.common, Errors.Forbidden, Errors.NotFound, Errors.Unprocessable]
     }).annotate(

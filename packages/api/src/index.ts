@@ -1,0 +1,12 @@
+/**
+ * @formwright/api: the /v1 HTTP contract of Formwright alone (groups, endpoints, wire schemas,
+ * errors with their status). Importing it loads no server code: clients derive a typed client
+ * from it, and `@formwright/http-node` implements it.
+ */
+export { Api } from "./Api.ts"
+export { Authorization, ConversionAuthorization, CurrentUser } from "./Authorization.ts"
+export { InvalidRequest } from "./InvalidRequest.ts"
+export * as Errors from "./Errors.ts"
+export * as Wire from "./Wire.ts"
+export * as Params from "./Params.ts"
+export { JsonBody } from "./JsonBody.ts"
