@@ -4,7 +4,9 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
+import { FormOwner } from "./FormOwner.ts"
 import { InvalidRequest } from "./InvalidRequest.ts"
+import { JsonBody } from "./JsonBody.ts"
 import * as Errors from "./Errors.ts"
 import * as Params from "./Params.ts"
 import * as Wire from "./Wire.ts"
@@ -56,8 +58,8 @@ export class FormsApi extends HttpApiGroup.make("forms")
       params: id,
       payload: Wire.UpdateFormRequest,
       success: Wire.UpdateFormResult,
-      error: [...Errors.common, Errors.Forbidden, Errors.NotFound, Errors.UnsupportedMediaType]
-    }).annotate(OpenApi.Description, "Merges the given members into the stored form; absent members are kept."),
+      error: [...Errors.common, Errors.Forbidden, Errors.NotFound]
+    }).middleware(JsonBody).middleware(FormOwner).annotate(OpenApi.Description, "Merges the given members into the stored form; absent members are kept."),
     HttpApiEndpoint.delete("delete", "/v1/forms/:id", {
       params: id,
       success: Wire.Deleted,

@@ -4,15 +4,15 @@
 import { Effect, Layer } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { Forms, Id, InvalidInput, PdfEngine } from "@formwright/core"
-import { Api } from "@formwright/api"
-import { CurrentUser } from "@formwright/api"
-import { Wire } from "@formwright/api"
+import { type Form, Forms, Id, InvalidInput, PdfEngine } from "@formwright/core"
+import { Api, CurrentUser } from "@formwright/api"
 import * as Body from "./Body.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
-import * as Query from "./Query.ts"
 import { fail, handle, json } from "./Respond.ts"
-import * as Out from "./Wire.ts"
+import * as WireErrors from "./WireErrors.ts"
+
+/** A form in its wire shape: the record without what only the server keeps (owner, origin, size). */
+const definition = (form: Form.Form) => ({ ...form, object: "form" as const })
 
 const pdfTypes = new Set(["application/pdf", "application/octet-stream"])
 
@@ -68,21 +68,20 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
             fields: form.fields
           }])
         })))
-      .handleRaw("list", ({ request }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("list", ({ query }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          const params = new URL(request.url, "http://x").searchParams
-          const { page, size } = yield* Query.paging(params)
-          const result = yield* forms.list(user.id, { name: yield* Query.single("standard", params, "name"), page, size })
-          return json(200, { id: Id.make("formList"), object: "forms", total: result.total, forms: result.items.map(Out.formDefinition) })
+          const result = yield* forms.list(user.id, { name: query.name, page: query.page ?? 1, size: query.size ?? 10 })
+          return { id: Id.make("formList"), object: "forms" as const, total: result.total, forms: result.items.map(definition) }
         })))
-      .handleRaw("get", ({ params }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("get", ({ params }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          return json(200, Out.formDefinition(yield* forms.get(user.id, params.id)))
+          return definition(yield* forms.get(user.id, params.id))
         })))
-      .handleRaw("pdf", ({ params }) =>
-        handle("standard", Effect.gen(function*() {
+      // Streamed rather than encoded as a value: a form's PDF can run to the upload limit.
+      .handle("pdf", ({ params }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           const { form, stream } = yield* forms.pdfStream(user.id, params.id)
           return HttpServerResponse.stream(stream, {
@@ -90,37 +89,27 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
             headers: { "content-disposition": `attachment; filename="${asciiName(form.file_name)}"` }
           })
         })))
-      .handleRaw("preview", ({ params, request }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("preview", ({ params, query }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           // Whose form it is comes before the page: someone else's form is a 403 whatever was asked.
           const form = yield* forms.get(user.id, params.id)
-          const raw = yield* Query.single("standard", new URL(request.url, "http://x").searchParams, "page")
-          const page = yield* Query.integer("standard", "page", raw, 1, 1, form.pages)
+          const page = query.page ?? 1
+          const pastEnd = (pages: number) => WireErrors.badRequest(`Invalid page: expected an integer from 1 to ${pages}, got '${page}'.`)
+          if (page > form.pages) return yield* Effect.fail(pastEnd(form.pages))
           const { bytes } = yield* forms.pdf(user.id, params.id)
           const preview = yield* engine.preview({ pdf: bytes, page, fields: form.fields.map(PdfEngine.previewMark) })
-          if (preview._tag === "PastEnd") return yield* fail("standard", 400, `Invalid page: expected an integer from 1 to ${preview.pages}, got '${raw}'.`)
+          if (preview._tag === "PastEnd") return yield* Effect.fail(pastEnd(preview.pages))
           // The picture shows the form's values: kept out of shared caches and off disk, as the PDF is.
           return HttpServerResponse.uint8Array(preview.png, { contentType: "image/png", headers: { "cache-control": "private, no-store" } })
         })))
-      .handleRaw("update", ({ params, request }) =>
-        handle("standard", Effect.gen(function*() {
+      // FormOwner has checked, before the body was read, that the form is the caller's.
+      .handle("update", ({ params, payload }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          // Whose form it is comes before anything about the body: someone else's form is a 403,
-          // a missing one a 404, whatever was sent.
-          yield* forms.get(user.id, params.id)
-          if (Body.mediaType(request) !== "application/json") return yield* fail("standard", 415, "Expected application/json")
-          const body = yield* Body.json(yield* Body.read(request, "standard"), "standard")
-          // A member the update does not know would otherwise be dropped in silence, and the
-          // caller told `updated: true` for a change that never happened.
-          const unknown = unknownFormMembers(body)
-          if (unknown !== undefined) {
-            return yield* fail("standard", 400, `Invalid form.${unknown}: not a member of a form update (${updateMembers.join(", ")}).`)
-          }
-          const input = yield* Query.decode("standard", Wire.UpdateFormRequest, body)
-          const patch = input.form
+          const patch = payload.form
           if (patch.asText !== undefined && patch.as_text !== undefined && patch.asText !== patch.as_text) {
-            return yield* fail("standard", 400, "Invalid form.as_text: form.asText and form.as_text are the same member and differ.")
+            return yield* Effect.fail(WireErrors.badRequest("Invalid form.as_text: form.asText and form.as_text are the same member and differ."))
           }
           const form = yield* forms.update(user.id, params.id, {
             as_text: patch.asText ?? patch.as_text,
@@ -134,10 +123,10 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
               Effect.fail(new InvalidInput.InvalidInput({ field: patch.asText !== undefined ? e.field.replace(/^form\.as_text\b/, "form.asText") : e.field, message: e.message }))
             )
           )
-          return json(200, {
+          return {
             id: Id.make("updateForm"),
             created: new Date().toISOString(),
-            object: "update_form",
+            object: "update_form" as const,
             updated: true,
             form: {
               as_text: form.as_text,
@@ -146,27 +135,15 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
               group_instructions: form.group_instructions,
               line_by_line_instructions: form.line_by_line_instructions
             }
-          })
+          }
         })))
-      .handleRaw("delete", ({ params }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("delete", ({ params }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           yield* forms.delete(user.id, params.id)
-          return json(200, { id: params.id, object: "form", deleted: true })
+          return { id: params.id, object: "form", deleted: true as const }
         })))
   })).pipe(Layer.provide(InvalidRequest.layer))
 
 /** A file name safe inside a quoted Content-Disposition parameter. */
 export const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_")
-
-/** The members a `PUT /v1/forms/{id}` body's `form` may hold. */
-const updateMembers = ["asText (or as_text)", "form_url", "fields", "group_instructions", "line_by_line_instructions"]
-const knownUpdateMembers = new Set(["asText", "as_text", "form_url", "fields", "group_instructions", "line_by_line_instructions"])
-
-/** The first member of the body's `form` that an update does not know, if any. */
-const unknownFormMembers = (body: unknown): string | undefined => {
-  if (typeof body !== "object" || body === null || !("form" in body)) return undefined
-  const form = (body as { form: unknown }).form
-  if (typeof form !== "object" || form === null || Array.isArray(form)) return undefined
-  return Object.keys(form).find((key) => !knownUpdateMembers.has(key))
-}
