@@ -28,12 +28,12 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
     HttpApiEndpoint.get("get", "/v1/sessions/:id", {
       params: { id: Schema.String },
       success: [Wire.SessionStatus, Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" }))],
-      error: [...Errors.common, Errors.NotFound]
+      error: [...Errors.common, Errors.NotFound, Errors.Conflict]
     }).annotate(OpenApi.Description, "Status of a session; with `Accept: application/pdf` and a completed session, the filled PDF."),
     HttpApiEndpoint.get("pdf", "/v1/sessions/:id/pdf", {
       params: { id: Schema.String },
       success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" })),
-      error: [...Errors.common, Errors.NotFound]
+      error: [...Errors.common, Errors.NotFound, Errors.Conflict]
     }).annotate(OpenApi.Description, "The filled PDF of a completed session (`filled_form_url`).")
   )
   .middleware(Authorization)

@@ -5,12 +5,12 @@ import { Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Conversions, PdfLimits } from "@formwright/core"
-import { Api } from "@formwright/api"
-import { CurrentUser } from "@formwright/api"
+import { Api, CurrentUser } from "@formwright/api"
 import { pdfUpload } from "./FormsHandlers.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
 import * as Query from "./Query.ts"
 import { handle, json } from "./Respond.ts"
+import * as WireErrors from "./WireErrors.ts"
 
 const family = "conversion" as const
 
@@ -50,27 +50,27 @@ export const ConversionsHandlers = HttpApiBuilder.group(Api, "conversions", (han
       }))
 
     const status = (jobId: string) =>
-      handle(family, Effect.gen(function*() {
+      WireErrors.conversion(Effect.gen(function*() {
         const user = yield* CurrentUser
         const { job, pdf } = yield* conversions.status(user.id, jobId)
-        return json(200, {
+        return {
           status: job.status,
-          ...(job.status === "pending" || job.status === "processing" ? { progress: job.progress } : {}),
+          ...((job.status === "pending" || job.status === "processing") && job.progress !== undefined ? { progress: job.progress } : {}),
           ...(job.status === "failed" ? { error_message: job.error_message ?? "The conversion failed." } : {}),
           ...(job.status === "completed"
             ? {
-              form_id: job.form_id,
+              ...(job.form_id !== undefined ? { form_id: job.form_id } : {}),
               base64: pdf ? Buffer.from(pdf).toString("base64") : "",
               // The review picture of the new form's first page (GET it with the same key; `page=N` for the others).
               ...(job.form_id !== undefined ? { preview_url: previewPath(job.form_id) } : {})
             }
             : {})
-        })
+        }
       }))
 
     return handlers
       .handleRaw("startForms", ({ request }) => start(request, false))
       .handleRaw("startUtils", ({ request }) => start(request, true))
-      .handleRaw("statusForms", ({ params }) => status(params.job_id))
-      .handleRaw("statusUtils", ({ params }) => status(params.job_id))
+      .handle("statusForms", ({ params }) => status(params.job_id))
+      .handle("statusUtils", ({ params }) => status(params.job_id))
   })).pipe(Layer.provide(InvalidRequest.layer))

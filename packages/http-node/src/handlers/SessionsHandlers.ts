@@ -5,16 +5,14 @@ import { Context, Effect, Layer, type Stream } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Id, InvalidInput, Sessions } from "@formwright/core"
-import { Api } from "@formwright/api"
-import { CurrentUser } from "@formwright/api"
-import { Wire } from "@formwright/api"
+import { Api, CurrentUser, Wire } from "@formwright/api"
 import { parsePublicUrl } from "../ServerConfig.ts"
 import * as Body from "./Body.ts"
 import * as Client from "./Client.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
 import * as Query from "./Query.ts"
 import { fail, handle, json } from "./Respond.ts"
-import * as Out from "./Wire.ts"
+import * as WireErrors from "./WireErrors.ts"
 
 /**
  * The origin clients reach this server at, for `filled_form_url` (FORMWRIGHT_PUBLIC_URL); checked
@@ -97,17 +95,24 @@ export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers)
           )
           return json(202, { id: Id.make("sessionCreated"), object: "session", session_id: session.id })
         })))
-      .handleRaw("get", ({ params, request }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("get", ({ params, request }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           const session = yield* sessions.get(user.id, params.id)
-          if (session.status !== "completed") {
-            return json(200, { ...Out.session(session), ...(session.error_message ? { error_message: session.error_message } : {}) })
+          const status = {
+            id: session.id,
+            object: "session" as const,
+            session_id: session.id,
+            form_id: session.form_id,
+            status: session.status,
+            created: session.created,
+            updated: session.updated
           }
+          if (session.status !== "completed") return { ...status, ...(session.error_message ? { error_message: session.error_message } : {}) }
           if (wantsPdf(request)) return pdfResponse(session.id, yield* sessions.filledPdfStream(user.id, session.id))
           const pdf = yield* sessions.filledPdf(user.id, session.id)
-          return json(200, {
-            ...Out.session(session),
+          return {
+            ...status,
             filled_form_base64: Buffer.from(pdf).toString("base64"),
             filled_form_url: `${Client.origin(request, publicOrigin, trustProxy)}/v1/sessions/${session.id}/pdf`,
             filled_fields: session.filled_fields ?? [],
@@ -115,10 +120,11 @@ export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers)
             // Sessions completed before sources and conflicts were recorded have neither.
             ...(session.sources !== undefined ? { sources: session.sources } : {}),
             ...(session.conflicts !== undefined ? { conflicts: session.conflicts } : {})
-          })
+          }
         })))
-      .handleRaw("pdf", ({ params }) =>
-        handle("standard", Effect.gen(function*() {
+      // Streamed rather than encoded as a value: a filled PDF can run to the upload limit.
+      .handle("pdf", ({ params }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           return pdfResponse(params.id, yield* sessions.filledPdfStream(user.id, params.id))
         })))
