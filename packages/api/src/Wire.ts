@@ -53,22 +53,24 @@ const updateMembers = {
   line_by_line_instructions: Schema.optionalKey(Instructions)
 }
 
+const FormUpdate = Schema.Struct(updateMembers)
+
 /**
  * Any other member of `form` is refused: dropped in silence, the caller would be told
- * `updated: true` for a change that never happened.
+ * `updated: true` for a change that never happened. Typed as the plain struct: the rest's
+ * `never` values would otherwise make the known members unassignable in the client.
  */
 const OtherMember = Schema.String.check(Schema.makeFilter((key: string) => !Object.hasOwn(updateMembers, key)))
+const ClosedFormUpdate = Schema.StructWithRest(FormUpdate, [
+  Schema.Record(
+    OtherMember,
+    Schema.Never.annotate({
+      message: "not a member of a form update (asText (or as_text), form_url, fields, group_instructions, line_by_line_instructions)."
+    })
+  )
+]) as unknown as typeof FormUpdate
 
-export const UpdateFormRequest = Schema.Struct({
-  form: Schema.StructWithRest(Schema.Struct(updateMembers), [
-    Schema.Record(
-      OtherMember,
-      Schema.Never.annotate({
-        message: "not a member of a form update (asText (or as_text), form_url, fields, group_instructions, line_by_line_instructions)."
-      })
-    )
-  ])
-})
+export const UpdateFormRequest = Schema.Struct({ form: ClosedFormUpdate })
 
 export const UpdateFormResult = Schema.Struct({
   id: Schema.String,
