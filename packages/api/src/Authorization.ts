@@ -3,7 +3,7 @@
  */
 import { type Brand, Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
-import { ConversionUnauthorized, Unauthorized } from "./Errors.ts"
+import { ConversionTooManyRequests, ConversionUnauthorized, TooManyRequests, Unauthorized } from "./Errors.ts"
 
 /** The user behind the request's API key. */
 export class CurrentUser extends Context.Service<CurrentUser, { readonly id: string & Brand.Brand<"UserId"> }>()(
@@ -23,11 +23,11 @@ const security = {
 /** Authentication of the routes that answer with the error object. */
 export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: CurrentUser }>()(
   "@formwright/api/Authorization",
-  { security, error: Unauthorized }
+  { security, error: [Unauthorized, TooManyRequests] }
 ) {}
 
 /** The same authentication on the conversion routes, whose 401 body is `{error_message}` alone. */
 export class ConversionAuthorization extends HttpApiMiddleware.Service<ConversionAuthorization, { provides: CurrentUser }>()(
   "@formwright/api/ConversionAuthorization",
-  { security, error: ConversionUnauthorized }
+  { security, error: [ConversionUnauthorized, ConversionTooManyRequests] }
 ) {}

@@ -4,19 +4,21 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ConversionAuthorization } from "./Authorization.ts"
+import { ConversionContentType, UnsupportedMessage } from "./ContentType.ts"
 import { InvalidRequest } from "./InvalidRequest.ts"
 import * as Errors from "./Errors.ts"
+import * as Params from "./Params.ts"
 import { multipartFile, pdfBody } from "./FormsApi.ts"
 import * as Wire from "./Wire.ts"
 
 const ConvertQuery = {
   pages: Schema.optional(Schema.String).annotate({ description: "1-based pages: `1`, `1,3`, `1-5`, `1,3-5` (default: all)." }),
-  confidence: Schema.optional(Schema.String).annotate({ description: "Detection threshold in [0, 1] (default 0.1)." }),
-  resolution: Schema.optional(Schema.String).annotate({ description: "Inference resolution, 256 to 4096 (default 1600)." }),
-  allow_checkboxes: Schema.optional(Schema.String).annotate({ description: "`true` or `false` (default true)." })
+  confidence: Schema.optional(Params.number(0, 1)).annotate({ description: "Detection threshold in [0, 1] (default 0.1)." }),
+  resolution: Schema.optional(Params.integer(256, 4096)).annotate({ description: "Inference resolution, 256 to 4096 (default 1600)." }),
+  allow_checkboxes: Schema.optional(Params.boolean).annotate({ description: "`true` or `false` (default true)." })
 }
 
-const startErrors = [...Errors.conversionCommon, Errors.ConversionPayloadTooLarge, Errors.ConversionUnsupportedMediaType, Errors.ConversionUnprocessable]
+const startErrors = [...Errors.conversionCommon, Errors.ConversionPayloadTooLarge, Errors.ConversionUnprocessable]
 const statusErrors = [...Errors.conversionCommon, Errors.ConversionNotFound]
 const jobId = { job_id: Schema.String }
 
@@ -28,14 +30,14 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
       payload: pdfBody,
       success: Wire.ConversionStarted,
       error: startErrors
-    }).annotate(OpenApi.Description, "Starts converting a flat PDF into a fillable one; poll the status route."),
+    }).middleware(ConversionContentType).annotate(UnsupportedMessage, "Expected octet-stream or pdf").annotate(OpenApi.Description, "Starts converting a flat PDF into a fillable one; poll the status route."),
     HttpApiEndpoint.post("startUtils", "/v1/utils/convert", {
       query: ConvertQuery,
       headers: { "x-file-name": Schema.optional(Schema.String) },
       payload: [...pdfBody, multipartFile],
       success: Wire.ConversionStarted,
       error: startErrors
-    }).annotate(OpenApi.Description, "Same as /v1/forms/convert; also takes multipart (`file`)."),
+    }).middleware(ConversionContentType).annotate(UnsupportedMessage, "Expected octet-stream or pdf or multipart/form-data").annotate(OpenApi.Description, "Same as /v1/forms/convert; also takes multipart (`file`)."),
     HttpApiEndpoint.get("statusForms", "/v1/forms/convert/:job_id/status", {
       params: jobId,
       success: Wire.ConversionStatus,

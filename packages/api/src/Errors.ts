@@ -33,6 +33,7 @@ export class Conflict extends Schema.Class<Conflict>("Conflict")(fields, { httpA
 export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(fields, { httpApiStatus: 413, description: "The body is larger than the configured limit." }) {}
 export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(fields, { httpApiStatus: 415, description: "The Content-Type is not accepted on this route." }) {}
 export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(fields, { httpApiStatus: 422, description: "The body is not a usable PDF (not a PDF, damaged, user password, XFA-only)." }) {}
+export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyRequests")(fields, { httpApiStatus: 429, description: "Over a rate limit; `Retry-After` gives the seconds to wait." }) {}
 export class Internal extends Schema.Class<Internal>("Internal")(fields, { httpApiStatus: 500, description: "Unexpected failure; the message carries a trace id, no detail." }) {}
 export class InsufficientStorage extends Schema.Class<InsufficientStorage>("InsufficientStorage")(fields, { httpApiStatus: 507, description: "The server's storage is full; nothing was stored. Try again later." }) {}
 
@@ -42,6 +43,7 @@ export class ConversionNotFound extends Schema.Class<ConversionNotFound>("Conver
 export class ConversionPayloadTooLarge extends Schema.Class<ConversionPayloadTooLarge>("ConversionPayloadTooLarge")(conversionFields, { httpApiStatus: 413, description: "The body is larger than the configured limit." }) {}
 export class ConversionUnsupportedMediaType extends Schema.Class<ConversionUnsupportedMediaType>("ConversionUnsupportedMediaType")(conversionFields, { httpApiStatus: 415, description: "The Content-Type is not accepted on this route." }) {}
 export class ConversionUnprocessable extends Schema.Class<ConversionUnprocessable>("ConversionUnprocessable")(conversionFields, { httpApiStatus: 422, description: "The body is not a usable PDF." }) {}
+export class ConversionTooManyRequests extends Schema.Class<ConversionTooManyRequests>("ConversionTooManyRequests")(conversionFields, { httpApiStatus: 429, description: "Over a rate limit; `Retry-After` gives the seconds to wait." }) {}
 export class ConversionInternal extends Schema.Class<ConversionInternal>("ConversionInternal")(conversionFields, { httpApiStatus: 500, description: "Unexpected failure." }) {}
 export class ConversionInsufficientStorage extends Schema.Class<ConversionInsufficientStorage>("ConversionInsufficientStorage")(conversionFields, { httpApiStatus: 507, description: "The server's storage is full; nothing was stored." }) {}
 

@@ -4,6 +4,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
+import { ContentType, UnsupportedMessage } from "./ContentType.ts"
 import { FormOwner } from "./FormOwner.ts"
 import { InvalidRequest } from "./InvalidRequest.ts"
 import { JsonBody } from "./JsonBody.ts"
@@ -28,8 +29,10 @@ export class FormsApi extends HttpApiGroup.make("forms")
       headers: { "x-file-name": Schema.optional(Schema.String) },
       payload: [...pdfBody, multipartFile],
       success: Schema.Array(Wire.UploadResult),
-      error: [...Errors.common, Errors.PayloadTooLarge, Errors.UnsupportedMediaType, Errors.Unprocessable]
-    }).annotate(OpenApi.Description, "Uploads one PDF form and returns its parsed fields (an array of one result)."),
+      error: [...Errors.common, Errors.PayloadTooLarge, Errors.Unprocessable]
+    }).middleware(ContentType)
+      .annotate(UnsupportedMessage, "Expected octet-stream or pdf")
+      .annotate(OpenApi.Description, "Uploads one PDF form and returns its parsed fields (an array of one result)."),
     HttpApiEndpoint.get("list", "/v1/forms", {
       query: Params.PageQuery,
       success: Wire.FormList,

@@ -4,6 +4,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
+import { ContentType, UnsupportedMessage } from "./ContentType.ts"
 import { InvalidRequest } from "./InvalidRequest.ts"
 import * as Errors from "./Errors.ts"
 import * as Wire from "./Wire.ts"
@@ -20,8 +21,8 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
     HttpApiEndpoint.post("create", "/v1/sessions", {
       payload: [Wire.CreateSessionJson, multipartSession],
       success: Wire.SessionCreated.pipe(HttpApiSchema.status(202)),
-      error: [...Errors.common, Errors.Forbidden, Errors.NotFound, Errors.PayloadTooLarge, Errors.UnsupportedMediaType]
-    }).annotate(
+      error: [...Errors.common, Errors.Forbidden, Errors.NotFound, Errors.PayloadTooLarge]
+    }).middleware(ContentType).annotate(UnsupportedMessage, "Expected application/json or multipart/form-data").annotate(
       OpenApi.Description,
       "Creates an autofill session; it is filled in the background. Poll `GET /v1/sessions/{session_id}` with the answer's `session_id` (`ses_...`); the answer's own `id` (`cs_...`) names the response, not the session."
     ),

@@ -13,6 +13,7 @@ import { createServer } from "node:http"
 import { Api } from "@formwright/api"
 import * as Authorization from "./handlers/Authorization.ts"
 import { ConversionsHandlers } from "./handlers/ConversionsHandlers.ts"
+import * as ContentType from "./handlers/ContentType.ts"
 import * as Edge from "./handlers/Edge.ts"
 import * as FormOwner from "./handlers/FormOwner.ts"
 import * as JsonBody from "./handlers/JsonBody.ts"
@@ -88,7 +89,7 @@ export const layerApp = (options: AppOptions) => {
       Formwright.layer({ concurrency: config.concurrency, maxAttempts: config.maxAttempts, events: webhook && Webhooks.layer(webhook) }))
   ).pipe(Layer.provideMerge(ports))
   const handlers = Layer.mergeAll(FormsHandlers, SessionsHandlers, ConversionsHandlers, ProfilesHandlers, UtilsHandlers, SystemHandlers).pipe(
-    Layer.provide([Authorization.layer, JsonBody.layer, FormOwner.layer]),
+    Layer.provide([Authorization.layer, ContentType.layer, JsonBody.layer, FormOwner.layer]),
     // The routes read forms through a short-lived cache; the core's services read storage.
     Layer.provide(FormsReadCache.layer)
   )

@@ -4,17 +4,17 @@
  */
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { ApiKeys, Id } from "@formwright/core"
-import { Authorization, ConversionAuthorization, CurrentUser, Errors } from "@formwright/api"
+import { ApiKeys } from "@formwright/core"
+import { Authorization, ConversionAuthorization, CurrentUser } from "@formwright/api"
 import * as KeyCache from "../KeyCache.ts"
 import { CurrentRateLimiter } from "./RateLimit.ts"
-import { error, type Family } from "./Respond.ts"
+import * as WireErrors from "./WireErrors.ts"
 
 /** The message of every 401. */
 export const unauthorizedMessage = "Missing or invalid API key. Send 'Authorization: Bearer <key>' or 'x-api-key: <key>'."
 
 /** A security middleware's implementation, failing with `unauthorized()` for a missing or unknown key. */
-const make = <E>(unauthorized: () => E, family: Family) =>
+const make = <E>(unauthorized: () => E, family: WireErrors.Family) =>
   Effect.gen(function*() {
     // Lookups are remembered for a few seconds (KeyCache.ts has the revocation bound).
     const keys = yield* KeyCache.make(yield* ApiKeys.ApiKeys)
@@ -39,16 +39,11 @@ const make = <E>(unauthorized: () => E, family: Family) =>
     }
   })
 
-const stamp = () => ({ id: Id.make("error"), created: new Date().toISOString(), object: "error" as const })
-
 export const layer: Layer.Layer<Authorization | ConversionAuthorization, never, ApiKeys.ApiKeys> = Layer.merge(
-  Layer.effect(Authorization, Effect.map(make(() => new Errors.Unauthorized({ ...stamp(), error_message: unauthorizedMessage }), "standard"), Authorization.of)),
-  Layer.effect(
-    ConversionAuthorization,
-    Effect.map(make(() => new Errors.ConversionUnauthorized({ error_message: unauthorizedMessage }), "conversion"), ConversionAuthorization.of)
-  )
+  Layer.effect(Authorization, Effect.map(make(() => WireErrors.make("standard", 401, unauthorizedMessage), "standard"), Authorization.of)),
+  Layer.effect(ConversionAuthorization, Effect.map(make(() => WireErrors.make("conversion", 401, unauthorizedMessage), "conversion"), ConversionAuthorization.of))
 )
 
 /** The 429 of a rate limit, in the family's error shape, with the seconds to wait. */
-export const tooManyRequests = (family: Family, wait: number) =>
-  HttpServerResponse.setHeader(error(family, 429, `Too many requests; retry in ${wait} s.`), "retry-after", String(wait))
+export const tooManyRequests = (family: WireErrors.Family, wait: number) =>
+  HttpServerResponse.setHeader(WireErrors.response(family, 429, `Too many requests; retry in ${wait} s.`), "retry-after", String(wait))

@@ -9,23 +9,21 @@ import { Api, CurrentUser } from "@formwright/api"
 import { pdfUpload } from "./FormsHandlers.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
 import * as Query from "./Query.ts"
-import { handle, json } from "./Respond.ts"
 import * as WireErrors from "./WireErrors.ts"
 
 const family = "conversion" as const
 
-const options = (request: HttpServerRequest.HttpServerRequest) =>
+/** The job's options: the query as decoded by the contract, with the defaults filled in. */
+const options = (query: { readonly pages?: string | undefined; readonly confidence?: number | undefined; readonly resolution?: number | undefined; readonly allow_checkboxes?: boolean | undefined }) =>
   Effect.gen(function*() {
-    const params = new URL(request.url, "http://x").searchParams
-    const get = (name: string) => Query.single(family, params, name)
     // No document with more pages than the PDF limit is accepted, so neither is a longer selection.
     const limits = yield* PdfLimits.PdfLimits
-    const pages = yield* Query.pages(family, yield* get("pages"), limits.maxPages)
+    const pages = yield* Query.pages(family, query.pages, limits.maxPages)
     return {
       ...(pages ? { pages } : {}),
-      confidence: yield* Query.number(family, "confidence", yield* get("confidence"), 0.1, 0, 1),
-      resolution: yield* Query.integer(family, "resolution", yield* get("resolution"), 1600, 256, 4096),
-      allow_checkboxes: yield* Query.boolean(family, "allow_checkboxes", yield* get("allow_checkboxes"), true)
+      confidence: query.confidence ?? 0.1,
+      resolution: query.resolution ?? 1600,
+      allow_checkboxes: query.allow_checkboxes ?? true
     }
   })
 
@@ -36,17 +34,14 @@ export const ConversionsHandlers = HttpApiBuilder.group(Api, "conversions", (han
   Effect.gen(function*() {
     const conversions = yield* Conversions.Conversions
 
-    const start = (request: HttpServerRequest.HttpServerRequest, allowMultipart: boolean) =>
-      handle(family, Effect.gen(function*() {
+    // Raw: the PDF is read as a stream within the limit (FormsHandlers.pdfUpload says why).
+    const start = (request: HttpServerRequest.HttpServerRequest, query: Parameters<typeof options>[0]) =>
+      WireErrors.conversion(Effect.gen(function*() {
         const user = yield* CurrentUser
-        const upload = yield* pdfUpload(request, {
-          family,
-          allowMultipart,
-          unsupportedMessage: allowMultipart ? "Expected octet-stream or pdf or multipart/form-data" : "Expected octet-stream or pdf"
-        })
-        const jobOptions = yield* options(request)
+        const upload = yield* pdfUpload(request, family)
+        const jobOptions = yield* options(query)
         const job = yield* conversions.start({ owner: user.id, bytes: upload.bytes, fileName: upload.fileName, options: jobOptions })
-        return json(200, { job_id: job.id })
+        return { job_id: job.id }
       }))
 
     const status = (jobId: string) =>
@@ -69,8 +64,8 @@ export const ConversionsHandlers = HttpApiBuilder.group(Api, "conversions", (han
       }))
 
     return handlers
-      .handleRaw("startForms", ({ request }) => start(request, false))
-      .handleRaw("startUtils", ({ request }) => start(request, true))
+      .handleRaw("startForms", ({ query, request }) => start(request, query))
+      .handleRaw("startUtils", ({ query, request }) => start(request, query))
       .handle("statusForms", ({ params }) => status(params.job_id))
       .handle("statusUtils", ({ params }) => status(params.job_id))
   })).pipe(Layer.provide(InvalidRequest.layer))

@@ -11,7 +11,7 @@ import { tooManyRequests } from "./Authorization.ts"
 import * as Client from "./Client.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
 import * as RateLimit from "./RateLimit.ts"
-import { error, type Family } from "./Respond.ts"
+import * as WireErrors from "./WireErrors.ts"
 
 const conversionPath = /^\/v1\/(forms|utils)\/convert(\/|$)/
 
@@ -88,7 +88,7 @@ export const layer = HttpRouter.middleware(
         const started = Date.now()
         const path = request.url.split("?")[0] ?? request.url
         const route = routePath(request.url)
-        const family: Family = conversionPath.test(route) ? "conversion" : "standard"
+        const family: WireErrors.Family = conversionPath.test(route) ? "conversion" : "standard"
         const address = `address:${Client.address(request, trustProxy)}`
         // An address that failed to authenticate too often is not heard on keyed routes until its
         // budget refills, whatever key it sends now.
@@ -100,7 +100,7 @@ export const layer = HttpRouter.middleware(
               const failure = Cause.findErrorOption(cause)
               const value = failure._tag === "Some" ? (failure.value as { _tag?: string; reason?: { _tag?: string } }) : undefined
               if (value?._tag === "RouteNotFound" || value?.reason?._tag === "RouteNotFound") {
-                return Effect.succeed(error(family, 404, `No route for ${request.method} ${path}.`))
+                return Effect.succeed(WireErrors.response(family, 404, `No route for ${request.method} ${path}.`))
               }
               const invalid = requestSchemaError(cause)
               if (invalid !== undefined) return Effect.succeed(InvalidRequest.response(family, invalid, request))
@@ -110,7 +110,7 @@ export const layer = HttpRouter.middleware(
               const traceId = Id.make("error")
               return Effect.logError("unhandled failure", cause).pipe(
                 Effect.annotateLogs({ trace_id: traceId }),
-                Effect.as(error(family, 500, `Internal error (trace id ${traceId}).`))
+                Effect.as(WireErrors.response(family, 500, `Internal error (trace id ${traceId}).`))
               )
             })
           )

@@ -8,35 +8,31 @@ import { type Form, Forms, Id, InvalidInput, PdfEngine } from "@formwright/core"
 import { Api, CurrentUser } from "@formwright/api"
 import * as Body from "./Body.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
-import { fail, handle, json } from "./Respond.ts"
 import * as WireErrors from "./WireErrors.ts"
 
 /** A form in its wire shape: the record without what only the server keeps (owner, origin, size). */
 const definition = (form: Form.Form) => ({ ...form, object: "form" as const })
 
-const pdfTypes = new Set(["application/pdf", "application/octet-stream"])
-
 /**
  * The PDF of an upload-like request and the client's name for it: raw bytes with
- * `X-File-Name`, or the multipart field `file` with its own name (when multipart is allowed).
+ * `X-File-Name`, or the multipart field `file` with its own name. The ContentType middleware has
+ * already refused a media type the route does not declare.
+ *
+ * Read here rather than decoded by the framework: the body is refused with 413 as soon as it
+ * passes the limit (by Content-Length, else while it arrives), a client that disconnects midway
+ * leaves nothing behind, and a multipart body is parsed a slice at a time (Body.ts).
  */
-export const pdfUpload = (request: HttpServerRequest.HttpServerRequest, options: {
-  readonly family: "standard" | "conversion"
-  readonly allowMultipart: boolean
-  readonly unsupportedMessage: string
-}) =>
+export const pdfUpload = <F extends WireErrors.Family>(request: HttpServerRequest.HttpServerRequest, family: F) =>
   Effect.gen(function*() {
-    const type = Body.mediaType(request)
-    const multipart = options.allowMultipart && type === "multipart/form-data"
-    if (!pdfTypes.has(type) && !multipart) return yield* fail(options.family, 415, options.unsupportedMessage)
-    const bytes = yield* Body.read(request, options.family)
+    const multipart = Body.mediaType(request) === "multipart/form-data"
+    const bytes = yield* Body.read(request, family)
     if (!multipart) {
       const header = request.headers["x-file-name"]
       return { bytes, fileName: header === undefined ? undefined : decodeHeaderName(header) }
     }
-    const form = yield* Body.multipart(bytes, request.headers["content-type"] ?? "", options.family)
+    const form = yield* Body.multipart(bytes, request.headers["content-type"] ?? "", family)
     const [file] = yield* Body.fileParts(form, "file")
-    if (!file) return yield* fail(options.family, 400, "Invalid file: the multipart body has no file field named 'file'.")
+    if (!file) return yield* WireErrors.fail(family, 400, "Invalid file: the multipart body has no file field named 'file'.")
     return { bytes: file.bytes, fileName: file.name }
   })
 
@@ -55,18 +51,18 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
     const engine = yield* PdfEngine.PdfEngine
     return handlers
       .handleRaw("upload", ({ request }) =>
-        handle("standard", Effect.gen(function*() {
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          const upload = yield* pdfUpload(request, { family: "standard", allowMultipart: true, unsupportedMessage: "Expected octet-stream or pdf" })
+          const upload = yield* pdfUpload(request, "standard")
           const form = yield* forms.upload({ owner: user.id, bytes: upload.bytes, fileName: upload.fileName })
-          return json(200, [{
+          return [{
             id: Id.make("upload"),
-            object: "upload_form",
+            object: "upload_form" as const,
             form_id: form.id,
             file_name: form.file_name,
             pages: form.pages,
             fields: form.fields
-          }])
+          }]
         })))
       .handle("list", ({ query }) =>
         WireErrors.standard(Effect.gen(function*() {

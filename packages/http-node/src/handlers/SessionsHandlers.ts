@@ -1,7 +1,7 @@
 /**
  * Handlers of the sessions group.
  */
-import { Context, Effect, Layer, type Stream } from "effect"
+import { Context, Effect, Layer, Schema, type Stream } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Id, InvalidInput, Sessions } from "@formwright/core"
@@ -10,8 +10,6 @@ import { parsePublicUrl } from "../ServerConfig.ts"
 import * as Body from "./Body.ts"
 import * as Client from "./Client.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
-import * as Query from "./Query.ts"
-import { fail, handle, json } from "./Respond.ts"
 import * as WireErrors from "./WireErrors.ts"
 
 /**
@@ -45,20 +43,26 @@ const textField = (form: FormData, name: string) => {
   return typeof value === "string" ? value : undefined
 }
 
+const decodeJson = Schema.decodeUnknownEffect(Wire.CreateSessionJson)
+
+/**
+ * The session's inputs from a JSON or a multipart body (the ContentType middleware has refused
+ * any other). Read here rather than decoded by the framework: a multipart body carries files up
+ * to the upload limit, refused with 413 as soon as it passes it, parsed a slice at a time, and
+ * its list fields take the spellings clients send (repeated, comma lists, JSON arrays).
+ */
 const parseCreate = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
-    const type = Body.mediaType(request)
-    if (type !== "application/json" && type !== "multipart/form-data") {
-      return yield* fail("standard", 415, "Expected application/json or multipart/form-data")
-    }
     const bytes = yield* Body.read(request, "standard")
-    if (type === "application/json") {
-      const input = yield* Query.decode("standard", Wire.CreateSessionJson, yield* Body.json(bytes, "standard"))
+    if (Body.mediaType(request) === "application/json") {
+      const input = yield* decodeJson(yield* Body.json(bytes, "standard")).pipe(
+        Effect.mapError((error) => WireErrors.badRequest(InvalidRequest.bodyMessage(error)))
+      )
       return { formId: input.form_id, profileIds: input.profile_ids, fileUrls: input.file_urls, textInfo: input.text_info, files: [] }
     }
     const form = yield* Body.multipart(bytes, request.headers["content-type"] ?? "", "standard")
     const formId = textField(form, "formId") ?? textField(form, "form_id")
-    if (formId === undefined || formId.trim() === "") return yield* fail("standard", 400, "Invalid formId: the multipart field 'formId' is required.")
+    if (formId === undefined || formId.trim() === "") return yield* Effect.fail(WireErrors.badRequest("Invalid formId: the multipart field 'formId' is required."))
     const files = [...yield* Body.fileParts(form, "files"), ...yield* Body.fileParts(form, "files[]")]
     return {
       formId: formId.trim(),
@@ -85,7 +89,7 @@ export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers)
     const trustProxy = yield* Client.TrustProxy
     return handlers
       .handleRaw("create", ({ request }) =>
-        handle("standard", Effect.gen(function*() {
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           const input = yield* parseCreate(request)
           const session = yield* sessions.create({ owner: user.id, ...input }).pipe(
@@ -93,7 +97,7 @@ export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers)
             Effect.catchTag("InvalidInput", (e) =>
               Effect.fail(new InvalidInput.InvalidInput({ field: e.field.replace(/^(formId|profileIds|fileUrls|textInfo)/, (name) => wireNames[name]!), message: e.message })))
           )
-          return json(202, { id: Id.make("sessionCreated"), object: "session", session_id: session.id })
+          return { id: Id.make("sessionCreated"), object: "session" as const, session_id: session.id }
         })))
       .handle("get", ({ params, request }) =>
         WireErrors.standard(Effect.gen(function*() {
