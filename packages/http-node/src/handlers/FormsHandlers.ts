@@ -5,13 +5,27 @@ import { Effect, Layer } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { type Form, Forms, Id, InvalidInput, PdfEngine } from "@formwright/core"
-import { Api, CurrentUser } from "@formwright/api"
+import { Api, CurrentUser, Wire } from "@formwright/api"
+import * as Answer from "./Answer.ts"
 import * as Body from "./Body.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
 import * as WireErrors from "./WireErrors.ts"
 
 /** A form in its wire shape: the record without what only the server keeps (owner, origin, size). */
-const definition = (form: Form.Form) => ({ ...form, object: "form" as const })
+const definition = (form: Form.Form): typeof Wire.FormDefinition.Encoded => ({
+  id: form.id,
+  object: "form",
+  file_name: form.file_name,
+  pages: form.pages,
+  processed: form.processed,
+  as_text: form.as_text,
+  ...(form.form_url !== undefined ? { form_url: form.form_url } : {}),
+  fields: form.fields,
+  group_instructions: form.group_instructions,
+  line_by_line_instructions: form.line_by_line_instructions,
+  created: form.created,
+  updated: form.updated
+})
 
 /**
  * The PDF of an upload-like request and the client's name for it: raw bytes with
@@ -68,12 +82,12 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
         WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           const result = yield* forms.list(user.id, { name: query.name, page: query.page ?? 1, size: query.size ?? 10 })
-          return { id: Id.make("formList"), object: "forms" as const, total: result.total, forms: result.items.map(definition) }
+          return Answer.trusted(Wire.FormList, { id: Id.make("formList"), object: "forms", total: result.total, forms: result.items.map(definition) })
         })))
       .handle("get", ({ params }) =>
         WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          return definition(yield* forms.get(user.id, params.id))
+          return Answer.trusted(Wire.FormDefinition, definition(yield* forms.get(user.id, params.id)))
         })))
       // Streamed rather than encoded as a value: a form's PDF can run to the upload limit.
       .handle("pdf", ({ params }) =>

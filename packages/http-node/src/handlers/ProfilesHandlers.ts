@@ -3,11 +3,24 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Id, Profiles } from "@formwright/core"
-import { Api, CurrentUser } from "@formwright/api"
+import { Id, type Profile, Profiles } from "@formwright/core"
+import { Api, CurrentUser, Wire } from "@formwright/api"
+import * as Answer from "./Answer.ts"
 import * as Body from "./Body.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
 import * as WireErrors from "./WireErrors.ts"
+
+/** A profile in its wire shape (the record holds nothing else, but its order is the contract's). */
+const profile = (p: Profile.Profile): typeof Wire.Profile.Encoded => ({
+  name: p.name,
+  userId: p.userId,
+  status: p.status,
+  created: p.created,
+  updated: p.updated,
+  idInternal: p.idInternal,
+  files: p.files,
+  data: p.data
+})
 
 export const ProfilesHandlers = HttpApiBuilder.group(Api, "profiles", (handlers) =>
   Effect.gen(function*() {
@@ -17,7 +30,7 @@ export const ProfilesHandlers = HttpApiBuilder.group(Api, "profiles", (handlers)
         WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           const result = yield* profiles.list(user.id, { name: query.name, status: query.status, page: query.page ?? 1, size: query.size ?? 10 })
-          return { id: Id.make("profileList"), object: "profiles" as const, total: result.total, profiles: result.items }
+          return Answer.trusted(Wire.ProfileList, { id: Id.make("profileList"), object: "profiles", total: result.total, profiles: result.items.map(profile) })
         })))
       .handle("create", ({ payload }) =>
         WireErrors.standard(Effect.gen(function*() {
@@ -28,7 +41,7 @@ export const ProfilesHandlers = HttpApiBuilder.group(Api, "profiles", (handlers)
       .handle("get", ({ params }) =>
         WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          return yield* profiles.get(user.id, params.id)
+          return Answer.trusted(Wire.Profile, profile(yield* profiles.get(user.id, params.id)))
         })))
       .handle("update", ({ params, payload }) =>
         WireErrors.standard(Effect.gen(function*() {
