@@ -30,24 +30,24 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
       payload: pdfBody,
       success: Wire.ConversionStarted,
       error: startErrors
-    }).middleware(ConversionContentType).annotate(UnsupportedMessage, "Expected octet-stream or pdf").annotate(OpenApi.Description, "Starts converting a flat PDF into a fillable one; poll the status route."),
+    }).annotate(OpenApi.Summary, "Convert a flat PDF").middleware(ConversionContentType).annotate(UnsupportedMessage, "Expected octet-stream or pdf").annotate(OpenApi.Description, "Starts converting a flat PDF into a fillable one; poll the status route."),
     HttpApiEndpoint.post("startUtils", "/v1/utils/convert", {
       query: ConvertQuery,
       headers: { "x-file-name": Schema.optional(Schema.String) },
       payload: [...pdfBody, multipartFile],
       success: Wire.ConversionStarted,
       error: startErrors
-    }).middleware(ConversionContentType).annotate(UnsupportedMessage, "Expected octet-stream or pdf or multipart/form-data").annotate(OpenApi.Description, "Same as /v1/forms/convert; also takes multipart (`file`)."),
+    }).annotate(OpenApi.Summary, "Convert a flat PDF (utils route)").middleware(ConversionContentType).annotate(UnsupportedMessage, "Expected octet-stream or pdf or multipart/form-data").annotate(OpenApi.Description, "Same as /v1/forms/convert; also takes multipart (`file`)."),
     HttpApiEndpoint.get("statusForms", "/v1/forms/convert/:job_id/status", {
       params: jobId,
       success: Wire.ConversionStatus,
       error: statusErrors
-    }).annotate(OpenApi.Description, "Status of a conversion job; `form_id` and `base64` once completed."),
+    }).annotate(OpenApi.Summary, "Get a conversion's status").annotate(OpenApi.Description, "Status of a conversion job; `form_id` and `base64` once completed."),
     HttpApiEndpoint.get("statusUtils", "/v1/utils/convert/:job_id/status", {
       params: jobId,
       success: Wire.ConversionStatus,
       error: statusErrors
-    }).annotate(OpenApi.Description, "Status of a conversion job; `form_id` and `base64` once completed.")
+    }).annotate(OpenApi.Summary, "Get a conversion's status (utils route)").annotate(OpenApi.Description, "Status of a conversion job; `form_id` and `base64` once completed.")
   )
   .middleware(ConversionAuthorization)
   .middleware(InvalidRequest)

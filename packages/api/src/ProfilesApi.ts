@@ -18,20 +18,20 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       query: { ...Params.PageQuery, status: Schema.optional(Params.oneOf(["Active", "Inactive"])).annotate({ description: "`Active` or `Inactive`." }) },
       success: Wire.ProfileList,
       error: Errors.common
-    }).annotate(OpenApi.Description, "The caller's profiles, newest first; `total` counts every match across pages."),
+    }).annotate(OpenApi.Summary, "List profiles").annotate(OpenApi.Description, "The caller's profiles, newest first; `total` counts every match across pages."),
     HttpApiEndpoint.post("create", "/v1/profiles", {
       payload: Wire.CreateProfile,
       success: Wire.Profile.pipe(HttpApiSchema.status(201)),
       error: Errors.common
-    }).middleware(JsonBody),
-    HttpApiEndpoint.get("get", "/v1/profiles/:id", { params: id, success: Wire.Profile, error: [...Errors.common, Errors.NotFound] }),
+    }).annotate(OpenApi.Summary, "Create a profile").annotate(OpenApi.Description, "Creates a profile: a person's or company's facts under any keys, used by autofill sessions.").middleware(JsonBody),
+    HttpApiEndpoint.get("get", "/v1/profiles/:id", { params: id, success: Wire.Profile, error: [...Errors.common, Errors.NotFound] }).annotate(OpenApi.Summary, "Get a profile").annotate(OpenApi.Description, "A profile of the caller's, with its data and attached files."),
     HttpApiEndpoint.patch("update", "/v1/profiles/:id", {
       params: id,
       payload: Wire.PatchProfile,
       success: Wire.Profile,
       error: [...Errors.common, Errors.NotFound]
-    }).middleware(JsonBody).annotate(OpenApi.Description, "Present members replace; `data` merges key by key (a null value removes a key)."),
-    HttpApiEndpoint.delete("delete", "/v1/profiles/:id", { params: id, success: Wire.Deleted, error: [...Errors.common, Errors.NotFound] }),
+    }).annotate(OpenApi.Summary, "Update a profile").middleware(JsonBody).annotate(OpenApi.Description, "Present members replace; `data` merges key by key (a null value removes a key)."),
+    HttpApiEndpoint.delete("delete", "/v1/profiles/:id", { params: id, success: Wire.Deleted, error: [...Errors.common, Errors.NotFound] }).annotate(OpenApi.Summary, "Delete a profile").annotate(OpenApi.Description, "Deletes a profile and its attached files."),
     HttpApiEndpoint.post("attachFile", "/v1/profiles/:id/files", {
       params: id,
       headers: { "x-file-name": Schema.optional(Schema.String) },
@@ -41,7 +41,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       ],
       success: Wire.Profile.pipe(HttpApiSchema.status(201)),
       error: [...Errors.common, Errors.NotFound, Errors.PayloadTooLarge, Errors.UnsupportedMediaType]
-    }).annotate(OpenApi.Description, "Attaches a source document (PDF, text or JSON) whose content feeds autofill.")
+    }).annotate(OpenApi.Summary, "Attach a document to a profile").annotate(OpenApi.Description, "Attaches a source document (PDF, text or JSON) whose content feeds autofill.")
   )
   .middleware(Authorization)
   .middleware(InvalidRequest)

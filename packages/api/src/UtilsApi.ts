@@ -61,7 +61,7 @@ export class UtilsApi extends HttpApiGroup.make("utils")
       success: FlatCheck,
       // Nothing is stored, so no 507.
       error: [Errors.BadRequest, Errors.Unauthorized, Errors.Internal, Errors.PayloadTooLarge, Errors.Unprocessable]
-    }).middleware(ContentType).annotate(UnsupportedMessage, "Expected octet-stream or pdf or multipart/form-data").annotate(
+    }).annotate(OpenApi.Summary, "Check whether a PDF is flat").middleware(ContentType).annotate(UnsupportedMessage, "Expected octet-stream or pdf or multipart/form-data").annotate(
       OpenApi.Description,
       "Whether a PDF has fields, which pages are vector and which scanned, and how many fields a conversion would likely find. Raw PDF or multipart (`file`); stores nothing."
     )
