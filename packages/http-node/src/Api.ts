@@ -1,39 +1,5 @@
 /**
- * The /v1 HTTP contract of Formwright as an Effect HttpApi: importable alone (no server code),
- * so clients can derive a typed client and the server serves its OpenAPI description.
+ * The /v1 contract, which lives in `@formwright/api`; re-exported so that
+ * `@formwright/http-node/Api` keeps working.
  */
-import { HttpApi, OpenApi } from "effect/http-api"
-import { ConversionsApi } from "./api/ConversionsApi.ts"
-import { FormsApi } from "./api/FormsApi.ts"
-import { ProfilesApi } from "./api/ProfilesApi.ts"
-import { SessionsApi } from "./api/SessionsApi.ts"
-import { SystemApi } from "./api/SystemApi.ts"
-import { UtilsApi } from "./api/UtilsApi.ts"
-
-export { Authorization, CurrentUser } from "./api/Authorization.ts"
-export * as Errors from "./api/Errors.ts"
-export * as Wire from "./api/Wire.ts"
-
-/**
- * HTTP auth schemes in lower case ("bearer"): the name is case-insensitive (RFC 7235), but
- * OpenAPI tools match it as written, and Scalar's "Try it" sends Basic for "Bearer".
- */
-const lowerCaseSchemes = (schemes: Record<string, { scheme?: string }> | undefined) =>
-  schemes && Object.fromEntries(Object.entries(schemes).map(([name, s]) => [name, s.scheme ? { ...s, scheme: s.scheme.toLowerCase() } : s]))
-
-export class Api extends HttpApi.make("formwright")
-  .add(FormsApi)
-  .add(SessionsApi)
-  .add(ConversionsApi)
-  .add(ProfilesApi)
-  .add(UtilsApi)
-  .add(SystemApi)
-  .annotateMerge(OpenApi.annotations({
-    title: "Formwright /v1",
-    version: "1",
-    description: "Read, fill and create PDF forms. Authenticate with `Authorization: Bearer <key>` or `x-api-key: <key>`.",
-    // Relative to where the description is served: "Try it" in /docs calls the server it came from.
-    servers: [{ url: "/", description: "The server that serves this description" }],
-    transform: (spec) => ({ ...spec, components: { ...spec["components"], securitySchemes: lowerCaseSchemes(spec["components"]?.securitySchemes) } })
-  }))
-{}
+export * from "@formwright/api"

@@ -10,10 +10,13 @@ import { FsStorage } from "@formwright/storage-fs"
 import * as NetAddress from "effect/net/NetAddress"
 import * as NodeHttp from "node:http"
 import { createServer } from "node:http"
-import { Api } from "./Api.ts"
+import { Api } from "@formwright/api"
 import * as Authorization from "./handlers/Authorization.ts"
 import { ConversionsHandlers } from "./handlers/ConversionsHandlers.ts"
+import * as ContentType from "./handlers/ContentType.ts"
 import * as Edge from "./handlers/Edge.ts"
+import * as FormOwner from "./handlers/FormOwner.ts"
+import * as JsonBody from "./handlers/JsonBody.ts"
 import { FormsHandlers } from "./handlers/FormsHandlers.ts"
 import { ProfilesHandlers } from "./handlers/ProfilesHandlers.ts"
 import { SessionsHandlers } from "./handlers/SessionsHandlers.ts"
@@ -92,7 +95,7 @@ export const layerApp = (options: AppOptions) => {
       Formwright.layer({ concurrency: config.concurrency, maxAttempts: config.maxAttempts, events: webhook && Webhooks.layer(webhook) }))
   ).pipe(Layer.provideMerge(ports))
   const handlers = Layer.mergeAll(FormsHandlers, SessionsHandlers, ConversionsHandlers, ProfilesHandlers, UtilsHandlers, SystemHandlers).pipe(
-    Layer.provide(Authorization.layer),
+    Layer.provide([Authorization.layer, ContentType.layer, JsonBody.layer, FormOwner.layer]),
     // The routes read forms through a short-lived cache; the core's services read storage.
     Layer.provide(FormsReadCache.layer)
   )

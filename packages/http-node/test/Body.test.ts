@@ -7,15 +7,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Body from "../src/handlers/Body.ts"
-import type { Reply } from "../src/handlers/Respond.ts"
+import { Errors } from "@formwright/api"
 
 /** The bytes and content type a client sends for `form`. */
 const encode = async (form: FormData) => {
   const request = new Request("http://localhost/", { method: "POST", body: form })
   return { bytes: new Uint8Array(await request.arrayBuffer()), contentType: request.headers.get("content-type")! }
 }
-
-const statusOf = (reply: Reply) => reply.response.status
 
 describe("Body.multipart", () => {
   it.live("reads text fields, repeated names and files, a 10 MB file intact", () =>
@@ -53,8 +51,9 @@ describe("Body.multipart", () => {
         [bytes, "multipart/form-data"],
         [new TextEncoder().encode("{}"), "application/json"]
       ] as const) {
-        const reply = yield* Effect.flip(Body.multipart(body, type, "standard"))
-        expect(statusOf(reply)).toBe(400)
+        const error = yield* Effect.flip(Body.multipart(body, type, "standard"))
+        expect(error).toBeInstanceOf(Errors.BadRequest)
+        expect(error.error_message).toBe("The multipart body is malformed.")
       }
     }))
 })

@@ -163,7 +163,8 @@ describe("POST /v1/utils/check-flat", () => {
     const operation = spec.paths["/v1/utils/check-flat"]?.post
     expect(operation).toBeDefined()
     expect(Object.keys(operation.requestBody.content).sort()).toEqual(["application/octet-stream", "application/pdf", "multipart/form-data"])
-    expect(Object.keys(operation.responses).sort()).toEqual(["200", "400", "401", "413", "415", "422", "500"])
+    // 429: the per-user rate limit, declared by the authentication middleware; no 507, nothing is stored.
+    expect(Object.keys(operation.responses).sort()).toEqual(["200", "400", "401", "413", "415", "422", "429", "500"])
     expect(JSON.stringify(operation.responses["200"])).toMatch(/FlatCheck|likely_fields/)
   })
 })

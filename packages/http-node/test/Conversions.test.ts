@@ -9,6 +9,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Fixtures } from "@formwright/testing"
 import { FlatFixtures as Flat } from "@formwright/testing"
+import * as ApiClient from "./support/ApiClient.ts"
 import { expectBareError, isPdf, multipart, pdfFields } from "./support/Http.ts"
 import * as TestServer from "./support/TestServer.ts"
 
@@ -31,12 +32,16 @@ const startOk = async (server: TestServer.TestServer, route: "forms" | "utils", 
   return body.job_id as string
 }
 
-const poll = (server: TestServer.TestServer, route: "forms" | "utils", jobId: string, key?: string, timeoutMs = 60_000) =>
-  TestServer.poll(
-    () => server.call(`/v1/${route}/convert/${jobId}/status`, key !== undefined ? { key } : {}).then((r) => r.json()),
+/** Polls a job's status, through the typed client, on either route family's status route. */
+const poll = (server: TestServer.TestServer, route: "forms" | "utils", jobId: string, key?: string, timeoutMs = 60_000): Promise<any> => {
+  const client = ApiClient.of(server, key)
+  const params = { job_id: jobId }
+  return TestServer.poll(
+    () => client.ok((c) => (route === "forms" ? c.conversions.statusForms({ params }) : c.conversions.statusUtils({ params }))),
     finished,
     timeoutMs
   )
+}
 
 describe("conversions", () => {
   let server: TestServer.TestServer

@@ -4,7 +4,9 @@
  * ownership (contract.md "Upload", "FormField", "Forms", "Update form").
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Errors } from "@formwright/api"
 import { Fixtures } from "@formwright/testing"
+import * as ApiClient from "./support/ApiClient.ts"
 import { expectErrorObject, ISO, jsonCall, multipart, upload, uploadOk } from "./support/Http.ts"
 import * as TestServer from "./support/TestServer.ts"
 
@@ -287,13 +289,14 @@ describe("forms", () => {
     })
 
     it("pages with page and size", async () => {
-      const one = await server.call("/v1/forms?size=3&page=1", { key: carolKey }).then((r) => r.json())
+      const carol = ApiClient.of(server, carolKey)
+      const one = await carol.ok((client) => client.forms.list({ query: { size: 3, page: 1 } }))
       expect(one.total).toBe(8)
-      expect(one.forms.map((f: any) => f.id)).toEqual([ids[7], ids[6], ids[5]])
-      const three = await server.call("/v1/forms?size=3&page=3", { key: carolKey }).then((r) => r.json())
+      expect(one.forms.map((f) => f.id)).toEqual([ids[7], ids[6], ids[5]])
+      const three = await carol.ok((client) => client.forms.list({ query: { size: 3, page: 3 } }))
       expect(three.total).toBe(8)
-      expect(three.forms.map((f: any) => f.id)).toEqual([ids[1], ids[0]])
-      const beyond = await server.call("/v1/forms?size=3&page=4", { key: carolKey }).then((r) => r.json())
+      expect(three.forms.map((f) => f.id)).toEqual([ids[1], ids[0]])
+      const beyond = await carol.ok((client) => client.forms.list({ query: { size: 3, page: 4 } }))
       expect(beyond.total).toBe(8)
       expect(beyond.forms).toEqual([])
     })
@@ -511,21 +514,28 @@ describe("forms", () => {
     })
     const bob = TestServer.keys.bob
 
+    /** The wire class of a 403 (so its status), with the contract's message. */
+    const expectForbidden = (error: unknown) => {
+      expect(error).toBeInstanceOf(Errors.Forbidden)
+      expect((error as Errors.Forbidden).error_message).toBe(FORBIDDEN)
+    }
+
     it("GET", async () => {
-      await expectErrorObject(await server.call(`/v1/forms/${result.form_id}`, { key: bob }), 403, FORBIDDEN)
+      expectForbidden(await ApiClient.of(server, bob).fails((client) => client.forms.get({ params: { id: result.form_id } })))
     })
     it("GET pdf", async () => {
       await expectErrorObject(await server.call(`/v1/forms/${result.form_id}/pdf`, { key: bob }), 403, FORBIDDEN)
     })
     it("PUT, leaving the form unchanged", async () => {
-      const res = await jsonCall(server, `/v1/forms/${result.form_id}`, "PUT", { form: { asText: "bob was here" } }, bob)
-      await expectErrorObject(res, 403, FORBIDDEN)
-      const stored = await server.call(`/v1/forms/${result.form_id}`).then((r) => r.json())
+      const params = { id: result.form_id }
+      expectForbidden(await ApiClient.of(server, bob).fails((client) => client.forms.update({ params, payload: { form: { asText: "bob was here" } } })))
+      const stored = await ApiClient.of(server).ok((client) => client.forms.get({ params }))
       expect(stored.as_text).not.toBe("bob was here")
     })
     it("DELETE, leaving the form in place", async () => {
-      await expectErrorObject(await server.call(`/v1/forms/${result.form_id}`, { method: "DELETE", key: bob }), 403, FORBIDDEN)
-      expect((await server.call(`/v1/forms/${result.form_id}`)).status).toBe(200)
+      const params = { id: result.form_id }
+      expectForbidden(await ApiClient.of(server, bob).fails((client) => client.forms.delete({ params })))
+      expect((await ApiClient.of(server).ok((client) => client.forms.get({ params }))).id).toBe(result.form_id)
     })
     it("POST /v1/sessions with the form's id", async () => {
       const res = await jsonCall(server, "/v1/sessions", "POST", { form_id: result.form_id, text_info: "Notes: x" }, bob)

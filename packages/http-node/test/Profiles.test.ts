@@ -4,7 +4,9 @@
  * and another user's profiles being invisible.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Errors } from "@formwright/api"
 import { Fixtures } from "@formwright/testing"
+import * as ApiClient from "./support/ApiClient.ts"
 import { createSession, expectErrorObject, ISO, jsonCall, multipart, settledSession, uploadOk } from "./support/Http.ts"
 import * as TestServer from "./support/TestServer.ts"
 
@@ -18,6 +20,17 @@ describe("profiles", () => {
     server = await TestServer.start({ config: { apiKeys: `alice:${TestServer.keys.alice},bob:${TestServer.keys.bob},carol:${carol}` } })
   })
   afterAll(() => server.stop())
+
+  /** The routes through the typed client of `@formwright/api`, as alice and as bob. */
+  const alice = () => ApiClient.of(server)
+  const bobClient = () => ApiClient.of(server, TestServer.keys.bob)
+
+  /** A documented error: its wire class (so its status) and the contract's error object. */
+  const expectNotFound = (error: unknown, id: string) => {
+    expect(error).toBeInstanceOf(Errors.NotFound)
+    expect((error as Errors.NotFound).error_message).toBe(`Profile '${id}' not found.`)
+    expect((error as Errors.NotFound).id).toMatch(/^error_[0-9A-Z]{26}$/)
+  }
 
   const create = async (body: unknown, key?: string) => {
     const res = await jsonCall(server, "/v1/profiles", "POST", body, key)
@@ -96,6 +109,8 @@ describe("profiles", () => {
       expect(res.status, text).toBe(200)
       return JSON.parse(text)
     }
+    const listed = (query: { page?: number; size?: number; name?: string; status?: "Active" | "Inactive" }) =>
+      ApiClient.of(listServer, dave).ok((client) => client.profiles.list({ query }))
 
     it("defaults to page 1, size 10, newest first, with total across pages", async () => {
       const body = await list("")
@@ -108,35 +123,35 @@ describe("profiles", () => {
     })
 
     it("pages: size=5 gives 5 items, page 3 the last 2, page 4 none; total stays 12", async () => {
-      const one = await list("?size=5")
+      const one = await listed({ size: 5 })
       expect(one.profiles).toHaveLength(5)
       expect(one.total).toBe(12)
-      expect(one.profiles[0].name).toBe("Person 12")
-      const three = await list("?size=5&page=3")
+      expect(one.profiles[0]!.name).toBe("Person 12")
+      const three = await listed({ size: 5, page: 3 })
       expect(three.total).toBe(12)
-      expect(three.profiles.map((p: any) => p.name)).toEqual(["Person 02", "Person 01"])
-      const four = await list("?size=5&page=4")
+      expect(three.profiles.map((p) => p.name)).toEqual(["Person 02", "Person 01"])
+      const four = await listed({ size: 5, page: 4 })
       expect(four).toMatchObject({ total: 12, profiles: [] })
-      const all = await list("?size=100")
+      const all = await listed({ size: 100 })
       expect(all.profiles).toHaveLength(12)
     })
 
     it("name filter: case-insensitive substring", async () => {
-      const body = await list("?name=PERSON%201")
+      const body = await listed({ name: "PERSON 1" })
       expect(body.total).toBe(3)
-      expect(body.profiles.map((p: any) => p.name)).toEqual(["Person 12", "Person 11", "Person 10"])
-      expect((await list("?name=rson 0")).total).toBe(9)
-      expect((await list("?name=nobody")).total).toBe(0)
+      expect(body.profiles.map((p) => p.name)).toEqual(["Person 12", "Person 11", "Person 10"])
+      expect((await listed({ name: "rson 0" })).total).toBe(9)
+      expect((await listed({ name: "nobody" })).total).toBe(0)
     })
 
     it("status filter: exact Active / Inactive", async () => {
-      const inactive = await list("?status=Inactive")
+      const inactive = await listed({ status: "Inactive" })
       expect(inactive.total).toBe(4)
-      expect(inactive.profiles.map((p: any) => p.name)).toEqual(["Person 12", "Person 09", "Person 06", "Person 03"])
-      expect((await list("?status=Active")).total).toBe(8)
-      const both = await list("?status=Inactive&name=person%200&size=2")
+      expect(inactive.profiles.map((p) => p.name)).toEqual(["Person 12", "Person 09", "Person 06", "Person 03"])
+      expect((await listed({ status: "Active" })).total).toBe(8)
+      const both = await listed({ status: "Inactive", name: "person 0", size: 2 })
       expect(both.total).toBe(3)
-      expect(both.profiles.map((p: any) => p.name)).toEqual(["Person 09", "Person 06"])
+      expect(both.profiles.map((p) => p.name)).toEqual(["Person 09", "Person 06"])
     })
 
     for (const query of ["status=foo", "status=active", "page=0", "page=abc", "size=0", "size=101", "size=abc", "size=-5"]) {
@@ -159,16 +174,15 @@ describe("profiles", () => {
     it("patch replaces name and status and merges data; null removes a key", async () => {
       const profile = await create({ name: "Patch Me", data: { a: "1", b: "2" } })
       await new Promise((r) => setTimeout(r, 3))
-      const res = await jsonCall(server, `/v1/profiles/${profile.idInternal}`, "PATCH", { status: "Inactive", data: { b: null, c: "3" } })
-      expect(res.status).toBe(200)
-      const patched = await res.json()
+      const params = { id: profile.idInternal }
+      const patched = await alice().ok((client) => client.profiles.update({ params, payload: { status: "Inactive", data: { b: null, c: "3" } } }))
       expect(patched).toMatchObject({ idInternal: profile.idInternal, name: "Patch Me", status: "Inactive", data: { a: "1", c: "3" } })
       expect(Object.keys(patched.data).sort()).toEqual(["a", "c"])
       expect(patched.created).toBe(profile.created)
       expect(patched.updated > profile.updated).toBe(true)
-      const renamed = await jsonCall(server, `/v1/profiles/${profile.idInternal}`, "PATCH", { name: "Patched" }).then((r) => r.json())
+      const renamed = await alice().ok((client) => client.profiles.update({ params, payload: { name: "Patched" } }))
       expect(renamed).toMatchObject({ name: "Patched", status: "Inactive", data: { a: "1", c: "3" } })
-      expect(await server.call(`/v1/profiles/${profile.idInternal}`).then((r) => r.json())).toEqual(renamed)
+      expect(await alice().ok((client) => client.profiles.get({ params }))).toEqual(renamed)
     })
 
     it("patch validates: 400 naming status, 415 for text/plain, 400 for malformed JSON", async () => {
@@ -182,13 +196,12 @@ describe("profiles", () => {
 
     it("delete removes the profile; later calls answer 404", async () => {
       const profile = await create({ name: "Delete Me" })
-      const res = await server.call(`/v1/profiles/${profile.idInternal}`, { method: "DELETE" })
-      expect(res.status).toBe(200)
-      expect(await res.json()).toEqual({ id: profile.idInternal, object: "profile", deleted: true })
-      await expectErrorObject(await server.call(`/v1/profiles/${profile.idInternal}`), 404, new RegExp(profile.idInternal))
-      await expectErrorObject(await server.call(`/v1/profiles/${profile.idInternal}`, { method: "DELETE" }), 404)
-      await expectErrorObject(await jsonCall(server, `/v1/profiles/${profile.idInternal}`, "PATCH", { name: "x" }), 404)
-      expect((await server.call("/v1/profiles?name=delete%20me").then((r) => r.json())).total).toBe(0)
+      const params = { id: profile.idInternal }
+      expect(await alice().ok((client) => client.profiles.delete({ params }))).toEqual({ id: profile.idInternal, object: "profile", deleted: true })
+      expectNotFound(await alice().fails((client) => client.profiles.get({ params })), profile.idInternal)
+      expectNotFound(await alice().fails((client) => client.profiles.delete({ params })), profile.idInternal)
+      expectNotFound(await alice().fails((client) => client.profiles.update({ params, payload: { name: "x" } })), profile.idInternal)
+      expect((await alice().ok((client) => client.profiles.list({ query: { name: "delete me" } }))).total).toBe(0)
     })
 
     it("404 for an unknown or malformed id", async () => {
@@ -205,13 +218,16 @@ describe("profiles", () => {
     })
 
     it("get", async () => {
-      await expectErrorObject(await server.call(`/v1/profiles/${profile.idInternal}`, { key: bob }), 404, `Profile '${profile.idInternal}' not found.`)
+      expectNotFound(await bobClient().fails((client) => client.profiles.get({ params: { id: profile.idInternal } })), profile.idInternal)
     })
     it("patch", async () => {
-      await expectErrorObject(await jsonCall(server, `/v1/profiles/${profile.idInternal}`, "PATCH", { name: "Bob's now" }, bob), 404, `Profile '${profile.idInternal}' not found.`)
+      expectNotFound(
+        await bobClient().fails((client) => client.profiles.update({ params: { id: profile.idInternal }, payload: { name: "Bob's now" } })),
+        profile.idInternal
+      )
     })
     it("delete", async () => {
-      await expectErrorObject(await server.call(`/v1/profiles/${profile.idInternal}`, { method: "DELETE", key: bob }), 404, `Profile '${profile.idInternal}' not found.`)
+      expectNotFound(await bobClient().fails((client) => client.profiles.delete({ params: { id: profile.idInternal } })), profile.idInternal)
     })
     it("files", async () => {
       const res = await server.call(`/v1/profiles/${profile.idInternal}/files`, {
@@ -222,9 +238,9 @@ describe("profiles", () => {
       await expectErrorObject(res, 404, `Profile '${profile.idInternal}' not found.`)
     })
     it("bob's list does not show it, and alice's profile is unchanged", async () => {
-      const list = await server.call("/v1/profiles?size=100", { key: bob }).then((r) => r.json())
-      expect(list.profiles.map((p: any) => p.idInternal)).not.toContain(profile.idInternal)
-      expect(await server.call(`/v1/profiles/${profile.idInternal}`).then((r) => r.json())).toEqual(profile)
+      const list = await bobClient().ok((client) => client.profiles.list({ query: { size: 100 } }))
+      expect(list.profiles.map((p) => p.idInternal)).not.toContain(profile.idInternal)
+      expect(await alice().ok((client) => client.profiles.get({ params: { id: profile.idInternal } }))).toEqual(profile)
     })
   })
 

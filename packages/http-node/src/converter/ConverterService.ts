@@ -12,6 +12,7 @@ import { createServer } from "node:http"
 import { Cause, Effect, Exit, Layer, Scope, Semaphore } from "effect"
 import { HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { Errors } from "@formwright/api"
 import { Converter, EmbeddedConverter, PdfEngine } from "@formwright/core"
 import * as Body from "../handlers/Body.ts"
 import * as Logging from "../Logging.ts"
@@ -141,7 +142,10 @@ export const routes = (options: ConverterServiceOptions) =>
         waiting++
         yield* Effect.forkIn(run(job), scope)
         return reply(200, { job_id: job.id })
-      }).pipe(Effect.catchTag("Reply", (r) => Effect.succeed(r.response)))
+      }).pipe(
+        // The body past the upload limit (413), or cut short (400).
+        Effect.catch((error) => Effect.succeed(refuse(error instanceof Errors.ConversionPayloadTooLarge ? 413 : 400, error.error_message)))
+      )
 
     yield* router.add("GET", "/health", Effect.sync(() => reply(200, { status: "ok", pending: waiting, running: active })))
     yield* router.add("POST", Protocol.jobsPath, authorized(submit))

@@ -4,35 +4,22 @@
  */
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerResponse } from "effect/http"
-import type { HttpApiGroup } from "effect/http-api"
-import { ApiKeys, Id } from "@formwright/core"
-import { Authorization, CurrentUser, UnauthorizedError } from "../api/Authorization.ts"
+import { ApiKeys } from "@formwright/core"
+import { Authorization, ConversionAuthorization, CurrentUser } from "@formwright/api"
 import * as KeyCache from "../KeyCache.ts"
 import { CurrentRateLimiter } from "./RateLimit.ts"
-import { error, type Family, familyOf } from "./Respond.ts"
+import * as WireErrors from "./WireErrors.ts"
 
-/** The message of every 401 (Edge re-shapes it to `{error_message}` on the conversion routes). */
+/** The message of every 401. */
 export const unauthorizedMessage = "Missing or invalid API key. Send 'Authorization: Bearer <key>' or 'x-api-key: <key>'."
 
-const unauthorized = () =>
-  new UnauthorizedError({
-    id: Id.make("error"),
-    created: new Date().toISOString(),
-    object: "error",
-    error_message: unauthorizedMessage
-  })
-
-export const layer: Layer.Layer<Authorization, never, ApiKeys.ApiKeys> = Layer.effect(
-  Authorization,
+/** A security middleware's implementation, failing with `unauthorized()` for a missing or unknown key. */
+const make = <E>(unauthorized: () => E, family: WireErrors.Family) =>
   Effect.gen(function*() {
     // Lookups are remembered for a few seconds (KeyCache.ts has the revocation bound).
     const keys = yield* KeyCache.make(yield* ApiKeys.ApiKeys)
     const limiter = yield* CurrentRateLimiter
-    const check = <E, R>(
-      httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
-      credential: Redacted.Redacted<string>,
-      group: HttpApiGroup.Top
-    ) =>
+    const check = <E2, R>(httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E2, R>, credential: Redacted.Redacted<string>) =>
       Effect.gen(function*() {
         const key = Redacted.value(credential).trim()
         if (key === "") return yield* Effect.fail(unauthorized())
@@ -43,16 +30,20 @@ export const layer: Layer.Layer<Authorization, never, ApiKeys.ApiKeys> = Layer.e
         // Counted here, once the key is known good: the user is counted, not whatever else the
         // request carried (a junk bearer next to a valid x-api-key is this user's request).
         const wait = limiter?.take(`user:${user.value}`)
-        if (wait !== undefined) return tooManyRequests(familyOf(group.identifier), wait)
+        if (wait !== undefined) return tooManyRequests(family, wait)
         return yield* Effect.provideService(httpEffect, CurrentUser, { id: user.value })
       })
-    return Authorization.of({
-      bearer: (httpEffect, { credential, group }) => check(httpEffect, credential, group),
-      apiKey: (httpEffect, { credential, group }) => check(httpEffect, credential, group)
-    })
+    return {
+      bearer: (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, any, any>, { credential }: { readonly credential: Redacted.Redacted<string> }) => check(httpEffect, credential),
+      apiKey: (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, any, any>, { credential }: { readonly credential: Redacted.Redacted<string> }) => check(httpEffect, credential)
+    }
   })
+
+export const layer: Layer.Layer<Authorization | ConversionAuthorization, never, ApiKeys.ApiKeys> = Layer.merge(
+  Layer.effect(Authorization, Effect.map(make(() => WireErrors.make("standard", 401, unauthorizedMessage), "standard"), Authorization.of)),
+  Layer.effect(ConversionAuthorization, Effect.map(make(() => WireErrors.make("conversion", 401, unauthorizedMessage), "conversion"), ConversionAuthorization.of))
 )
 
 /** The 429 of a rate limit, in the family's error shape, with the seconds to wait. */
-export const tooManyRequests = (family: Family, wait: number) =>
-  HttpServerResponse.setHeader(error(family, 429, `Too many requests; retry in ${wait} s.`), "retry-after", String(wait))
+export const tooManyRequests = (family: WireErrors.Family, wait: number) =>
+  HttpServerResponse.setHeader(WireErrors.response(family, 429, `Too many requests; retry in ${wait} s.`), "retry-after", String(wait))

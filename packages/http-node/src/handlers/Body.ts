@@ -5,7 +5,7 @@ import busboy from "busboy"
 import { Context, Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { type Family, fail, Reply } from "./Respond.ts"
+import * as WireErrors from "./WireErrors.ts"
 
 /** The largest body accepted, in bytes (FORMWRIGHT_MAX_UPLOAD_BYTES). */
 export class MaxUploadBytes extends Context.Reference<number>("@formwright/http-node/MaxUploadBytes", {
@@ -16,19 +16,23 @@ export class MaxUploadBytes extends Context.Reference<number>("@formwright/http-
 export const mediaType = (request: HttpServerRequest.HttpServerRequest): string =>
   (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
 
-const tooLarge = (family: Family, limit: number) => fail(family, 413, `The body is larger than the limit of ${limit} bytes.`)
+const tooLarge = <F extends WireErrors.Family>(family: F, limit: number) =>
+  WireErrors.fail(family, 413, `The body is larger than the limit of ${limit} bytes.`)
+
+/** How reading a body fails: over the limit, or cut short by the client. */
+export type ReadError<F extends WireErrors.Family> = WireErrors.WireError<F, 413 | 400>
 
 /**
  * The whole body, refused with 413 as soon as it passes the limit (by Content-Length when the
  * client sent one, else while reading), so an oversized upload never sits in memory.
  */
-export const read = (request: HttpServerRequest.HttpServerRequest, family: Family): Effect.Effect<Uint8Array, Reply> =>
+export const read = <F extends WireErrors.Family>(request: HttpServerRequest.HttpServerRequest, family: F): Effect.Effect<Uint8Array, ReadError<F>> =>
   Effect.gen(function*() {
     const limit = yield* MaxUploadBytes
     const declared = Number(request.headers["content-length"] ?? Number.NaN)
     if (Number.isFinite(declared) && declared > limit) return yield* tooLarge(family, limit)
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-    const body = yield* Effect.callback<Uint8Array | "too-large", Reply>((resume) => {
+    const body = yield* Effect.callback<Uint8Array | "too-large", ReadError<F>>((resume) => {
       // With a Content-Length the body goes into one buffer of that size as it arrives, rather
       // than being joined at the end: one large copy at once would stall the event loop.
       const sized = Number.isFinite(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined
@@ -41,7 +45,7 @@ export const read = (request: HttpServerRequest.HttpServerRequest, family: Famil
         incoming.off("error", onBroken)
         incoming.off("close", onBroken)
       }
-      const finish = (result: Effect.Effect<Uint8Array | "too-large", Reply>) => {
+      const finish = (result: Effect.Effect<Uint8Array | "too-large", ReadError<F>>) => {
         if (done) return
         done = true
         detach()
@@ -64,7 +68,7 @@ export const read = (request: HttpServerRequest.HttpServerRequest, family: Famil
         ))
       // A client that disconnects mid-body ends the request with 'close' (and often 'error')
       // before 'end': a 400 that nobody receives, and nothing is stored from half a body.
-      const onBroken = () => finish(fail(family, 400, "The request body could not be read: the connection closed before it ended."))
+      const onBroken = () => finish(WireErrors.fail(family, 400, "The request body could not be read: the connection closed before it ended."))
       incoming.on("data", onData)
       incoming.once("end", onEnd)
       incoming.once("error", onBroken)
@@ -85,7 +89,11 @@ const multipartSlice = 256 * 1024
  * held every other request up for about 100 ms. Parts with a file name are files, as there
  * (busboy keeps only its last path segment).
  */
-export const multipart = (bytes: Uint8Array, contentType: string, family: Family): Effect.Effect<FormData, Reply> =>
+export const multipart = <F extends WireErrors.Family>(
+  bytes: Uint8Array,
+  contentType: string,
+  family: F
+): Effect.Effect<FormData, WireErrors.WireError<F, 400>> =>
   Effect.callback<FormData, "malformed">((resume) => {
     let parser: busboy.Busboy
     try {
@@ -141,7 +149,7 @@ export const multipart = (bytes: Uint8Array, contentType: string, family: Family
       settled = true
       parser.destroy()
     })
-  }).pipe(Effect.catch(() => fail(family, 400, "The multipart body is malformed.")))
+  }).pipe(Effect.catch(() => WireErrors.fail(family, 400, "The multipart body is malformed.")))
 
 /** A file part of a multipart form, with its bytes. */
 export interface FilePart {
@@ -161,8 +169,8 @@ export const fileParts = (form: FormData, field: string): Effect.Effect<Readonly
   })
 
 /** The body as JSON, with a 400 naming the problem when it is not. */
-export const json = (bytes: Uint8Array, family: Family): Effect.Effect<unknown, Reply> =>
+export const json = <F extends WireErrors.Family>(bytes: Uint8Array, family: F): Effect.Effect<unknown, WireErrors.WireError<F, 400>> =>
   Effect.try({
     try: () => JSON.parse(new TextDecoder().decode(bytes)) as unknown,
-    catch: () => new Reply(undefined as never)
-  }).pipe(Effect.catch(() => fail(family, 400, "The body is not valid JSON.")))
+    catch: () => WireErrors.make(family, 400, "The body is not valid JSON.")
+  })

@@ -3,17 +3,27 @@
  * unknown routes, `WWW-Authenticate` on 401, the limit on failed authentications per address,
  * the headers every response carries, and a last net for anything unexpected.
  */
-import { Cause, Effect, type Types } from "effect"
+import { Cause, Context, Effect, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { Id } from "@formwright/core"
-import { unauthorizedMessage, tooManyRequests } from "./Authorization.ts"
+import { tooManyRequests } from "./Authorization.ts"
 import * as Client from "./Client.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
 import * as RateLimit from "./RateLimit.ts"
-import { error, type Family, isConverterAnswer } from "./Respond.ts"
+import * as WireErrors from "./WireErrors.ts"
 
 const conversionPath = /^\/v1\/(forms|utils)\/convert(\/|$)/
+
+/**
+ * Set by a conversion route that passes on a converter service's answer: its 401 is the
+ * converter refusing this server, not the client failing to authenticate, so it is not counted
+ * against the client's address (nor told to authenticate).
+ */
+export class ConverterAnswered extends Context.Reference<{ status: number | undefined } | undefined>(
+  "@formwright/http-node/ConverterAnswered",
+  { defaultValue: () => undefined }
+) {}
 
 /** Routes anyone may call; every other route needs a key (contract.md: auth on every /v1 route). */
 const publicPath = /^\/(health|openapi\.json|docs)(\/|$)/
@@ -88,19 +98,21 @@ export const layer = HttpRouter.middleware(
         const started = Date.now()
         const path = request.url.split("?")[0] ?? request.url
         const route = routePath(request.url)
-        const family: Family = conversionPath.test(route) ? "conversion" : "standard"
+        const family: WireErrors.Family = conversionPath.test(route) ? "conversion" : "standard"
         const address = `address:${Client.address(request, trustProxy)}`
         // An address that failed to authenticate too often is not heard on keyed routes until its
         // budget refills, whatever key it sends now.
         const wait = publicPath.test(route) ? undefined : failures?.wait(address)
+        const converter: { status: number | undefined } = { status: undefined }
         let response = wait !== undefined
           ? tooManyRequests(family, wait)
           : yield* httpEffect.pipe(
+            Effect.provideService(ConverterAnswered, converter),
             Effect.catchCause((cause) => {
               const failure = Cause.findErrorOption(cause)
               const value = failure._tag === "Some" ? (failure.value as { _tag?: string; reason?: { _tag?: string } }) : undefined
               if (value?._tag === "RouteNotFound" || value?.reason?._tag === "RouteNotFound") {
-                return Effect.succeed(error(family, 404, `No route for ${request.method} ${path}.`))
+                return Effect.succeed(WireErrors.response(family, 404, `No route for ${request.method} ${path}.`))
               }
               const invalid = requestSchemaError(cause)
               if (invalid !== undefined) return Effect.succeed(InvalidRequest.response(family, invalid, request))
@@ -110,15 +122,12 @@ export const layer = HttpRouter.middleware(
               const traceId = Id.make("error")
               return Effect.logError("unhandled failure", cause).pipe(
                 Effect.annotateLogs({ trace_id: traceId }),
-                Effect.as(error(family, 500, `Internal error (trace id ${traceId}).`))
+                Effect.as(WireErrors.response(family, 500, `Internal error (trace id ${traceId}).`))
               )
             })
           )
-        if (response.status === 401 && !isConverterAnswer(response)) {
+        if (response.status === 401 && converter.status !== 401) {
           failures?.take(address)
-          // The auth middleware answers with the error object everywhere; the conversion routes'
-          // error bodies hold only `{error_message}` (contract.md).
-          if (family === "conversion") response = error(family, 401, unauthorizedMessage)
           response = HttpServerResponse.setHeader(response, "www-authenticate", 'Bearer realm="formwright"')
         }
         response = withSecurityHeaders(HttpServerResponse.setHeader(response, "x-request-id", requestId), route)

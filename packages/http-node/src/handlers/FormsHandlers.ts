@@ -4,39 +4,49 @@
 import { Effect, Layer } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { Forms, Id, InvalidInput, PdfEngine } from "@formwright/core"
-import { Api } from "../Api.ts"
-import { CurrentUser } from "../api/Authorization.ts"
-import * as Wire from "../api/Wire.ts"
+import { type Form, Forms, Id, InvalidInput, PdfEngine } from "@formwright/core"
+import { Api, CurrentUser, Wire } from "@formwright/api"
+import * as Answer from "./Answer.ts"
 import * as Body from "./Body.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
-import * as Query from "./Query.ts"
-import { fail, handle, json } from "./Respond.ts"
-import * as Out from "./Wire.ts"
+import * as WireErrors from "./WireErrors.ts"
 
-const pdfTypes = new Set(["application/pdf", "application/octet-stream"])
+/** A form in its wire shape: the record without what only the server keeps (owner, origin, size). */
+const definition = (form: Form.Form): typeof Wire.FormDefinition.Encoded => ({
+  id: form.id,
+  object: "form",
+  file_name: form.file_name,
+  pages: form.pages,
+  processed: form.processed,
+  as_text: form.as_text,
+  ...(form.form_url !== undefined ? { form_url: form.form_url } : {}),
+  fields: form.fields,
+  group_instructions: form.group_instructions,
+  line_by_line_instructions: form.line_by_line_instructions,
+  created: form.created,
+  updated: form.updated
+})
 
 /**
  * The PDF of an upload-like request and the client's name for it: raw bytes with
- * `X-File-Name`, or the multipart field `file` with its own name (when multipart is allowed).
+ * `X-File-Name`, or the multipart field `file` with its own name. The ContentType middleware has
+ * already refused a media type the route does not declare.
+ *
+ * Read here rather than decoded by the framework: the body is refused with 413 as soon as it
+ * passes the limit (by Content-Length, else while it arrives), a client that disconnects midway
+ * leaves nothing behind, and a multipart body is parsed a slice at a time (Body.ts).
  */
-export const pdfUpload = (request: HttpServerRequest.HttpServerRequest, options: {
-  readonly family: "standard" | "conversion"
-  readonly allowMultipart: boolean
-  readonly unsupportedMessage: string
-}) =>
+export const pdfUpload = <F extends WireErrors.Family>(request: HttpServerRequest.HttpServerRequest, family: F) =>
   Effect.gen(function*() {
-    const type = Body.mediaType(request)
-    const multipart = options.allowMultipart && type === "multipart/form-data"
-    if (!pdfTypes.has(type) && !multipart) return yield* fail(options.family, 415, options.unsupportedMessage)
-    const bytes = yield* Body.read(request, options.family)
+    const multipart = Body.mediaType(request) === "multipart/form-data"
+    const bytes = yield* Body.read(request, family)
     if (!multipart) {
       const header = request.headers["x-file-name"]
       return { bytes, fileName: header === undefined ? undefined : decodeHeaderName(header) }
     }
-    const form = yield* Body.multipart(bytes, request.headers["content-type"] ?? "", options.family)
+    const form = yield* Body.multipart(bytes, request.headers["content-type"] ?? "", family)
     const [file] = yield* Body.fileParts(form, "file")
-    if (!file) return yield* fail(options.family, 400, "Invalid file: the multipart body has no file field named 'file'.")
+    if (!file) return yield* WireErrors.fail(family, 400, "Invalid file: the multipart body has no file field named 'file'.")
     return { bytes: file.bytes, fileName: file.name }
   })
 
@@ -55,34 +65,33 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
     const engine = yield* PdfEngine.PdfEngine
     return handlers
       .handleRaw("upload", ({ request }) =>
-        handle("standard", Effect.gen(function*() {
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          const upload = yield* pdfUpload(request, { family: "standard", allowMultipart: true, unsupportedMessage: "Expected octet-stream or pdf" })
+          const upload = yield* pdfUpload(request, "standard")
           const form = yield* forms.upload({ owner: user.id, bytes: upload.bytes, fileName: upload.fileName })
-          return json(200, [{
+          return [{
             id: Id.make("upload"),
-            object: "upload_form",
+            object: "upload_form" as const,
             form_id: form.id,
             file_name: form.file_name,
             pages: form.pages,
             fields: form.fields
-          }])
+          }]
         })))
-      .handleRaw("list", ({ request }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("list", ({ query }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          const params = new URL(request.url, "http://x").searchParams
-          const { page, size } = yield* Query.paging(params)
-          const result = yield* forms.list(user.id, { name: yield* Query.single("standard", params, "name"), page, size })
-          return json(200, { id: Id.make("formList"), object: "forms", total: result.total, forms: result.items.map(Out.formDefinition) })
+          const result = yield* forms.list(user.id, { name: query.name, page: query.page ?? 1, size: query.size ?? 10 })
+          return Answer.trusted(Wire.FormList, { id: Id.make("formList"), object: "forms", total: result.total, forms: result.items.map(definition) })
         })))
-      .handleRaw("get", ({ params }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("get", ({ params }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          return json(200, Out.formDefinition(yield* forms.get(user.id, params.id)))
+          return Answer.trusted(Wire.FormDefinition, definition(yield* forms.get(user.id, params.id)))
         })))
-      .handleRaw("pdf", ({ params }) =>
-        handle("standard", Effect.gen(function*() {
+      // Streamed rather than encoded as a value: a form's PDF can run to the upload limit.
+      .handle("pdf", ({ params }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           const { form, stream } = yield* forms.pdfStream(user.id, params.id)
           return HttpServerResponse.stream(stream, {
@@ -90,37 +99,27 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
             headers: { "content-disposition": `attachment; filename="${asciiName(form.file_name)}"` }
           })
         })))
-      .handleRaw("preview", ({ params, request }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("preview", ({ params, query }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           // Whose form it is comes before the page: someone else's form is a 403 whatever was asked.
           const form = yield* forms.get(user.id, params.id)
-          const raw = yield* Query.single("standard", new URL(request.url, "http://x").searchParams, "page")
-          const page = yield* Query.integer("standard", "page", raw, 1, 1, form.pages)
+          const page = query.page ?? 1
+          const pastEnd = (pages: number) => WireErrors.badRequest(`Invalid page: expected an integer from 1 to ${pages}, got '${page}'.`)
+          if (page > form.pages) return yield* Effect.fail(pastEnd(form.pages))
           const { bytes } = yield* forms.pdf(user.id, params.id)
           const preview = yield* engine.preview({ pdf: bytes, page, fields: form.fields.map(PdfEngine.previewMark) })
-          if (preview._tag === "PastEnd") return yield* fail("standard", 400, `Invalid page: expected an integer from 1 to ${preview.pages}, got '${raw}'.`)
+          if (preview._tag === "PastEnd") return yield* Effect.fail(pastEnd(preview.pages))
           // The picture shows the form's values: kept out of shared caches and off disk, as the PDF is.
           return HttpServerResponse.uint8Array(preview.png, { contentType: "image/png", headers: { "cache-control": "private, no-store" } })
         })))
-      .handleRaw("update", ({ params, request }) =>
-        handle("standard", Effect.gen(function*() {
+      // FormOwner has checked, before the body was read, that the form is the caller's.
+      .handle("update", ({ params, payload }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          // Whose form it is comes before anything about the body: someone else's form is a 403,
-          // a missing one a 404, whatever was sent.
-          yield* forms.get(user.id, params.id)
-          if (Body.mediaType(request) !== "application/json") return yield* fail("standard", 415, "Expected application/json")
-          const body = yield* Body.json(yield* Body.read(request, "standard"), "standard")
-          // A member the update does not know would otherwise be dropped in silence, and the
-          // caller told `updated: true` for a change that never happened.
-          const unknown = unknownFormMembers(body)
-          if (unknown !== undefined) {
-            return yield* fail("standard", 400, `Invalid form.${unknown}: not a member of a form update (${updateMembers.join(", ")}).`)
-          }
-          const input = yield* Query.decode("standard", Wire.UpdateFormRequest, body)
-          const patch = input.form
+          const patch = payload.form
           if (patch.asText !== undefined && patch.as_text !== undefined && patch.asText !== patch.as_text) {
-            return yield* fail("standard", 400, "Invalid form.as_text: form.asText and form.as_text are the same member and differ.")
+            return yield* Effect.fail(WireErrors.badRequest("Invalid form.as_text: form.asText and form.as_text are the same member and differ."))
           }
           const form = yield* forms.update(user.id, params.id, {
             as_text: patch.asText ?? patch.as_text,
@@ -134,10 +133,10 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
               Effect.fail(new InvalidInput.InvalidInput({ field: patch.asText !== undefined ? e.field.replace(/^form\.as_text\b/, "form.asText") : e.field, message: e.message }))
             )
           )
-          return json(200, {
+          return {
             id: Id.make("updateForm"),
             created: new Date().toISOString(),
-            object: "update_form",
+            object: "update_form" as const,
             updated: true,
             form: {
               as_text: form.as_text,
@@ -146,27 +145,15 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
               group_instructions: form.group_instructions,
               line_by_line_instructions: form.line_by_line_instructions
             }
-          })
+          }
         })))
-      .handleRaw("delete", ({ params }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("delete", ({ params }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           yield* forms.delete(user.id, params.id)
-          return json(200, { id: params.id, object: "form", deleted: true })
+          return { id: params.id, object: "form", deleted: true as const }
         })))
   })).pipe(Layer.provide(InvalidRequest.layer))
 
 /** A file name safe inside a quoted Content-Disposition parameter. */
 export const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_")
-
-/** The members a `PUT /v1/forms/{id}` body's `form` may hold. */
-const updateMembers = ["asText (or as_text)", "form_url", "fields", "group_instructions", "line_by_line_instructions"]
-const knownUpdateMembers = new Set(["asText", "as_text", "form_url", "fields", "group_instructions", "line_by_line_instructions"])
-
-/** The first member of the body's `form` that an update does not know, if any. */
-const unknownFormMembers = (body: unknown): string | undefined => {
-  if (typeof body !== "object" || body === null || !("form" in body)) return undefined
-  const form = (body as { form: unknown }).form
-  if (typeof form !== "object" || form === null || Array.isArray(form)) return undefined
-  return Object.keys(form).find((key) => !knownUpdateMembers.has(key))
-}

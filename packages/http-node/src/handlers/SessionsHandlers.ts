@@ -1,20 +1,16 @@
 /**
  * Handlers of the sessions group.
  */
-import { Context, Effect, Layer, type Stream } from "effect"
+import { Context, Effect, Layer, Schema, type Stream } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Id, InvalidInput, Sessions } from "@formwright/core"
-import { Api } from "../Api.ts"
-import { CurrentUser } from "../api/Authorization.ts"
-import * as Wire from "../api/Wire.ts"
+import { Api, CurrentUser, Wire } from "@formwright/api"
 import { parsePublicUrl } from "../ServerConfig.ts"
 import * as Body from "./Body.ts"
 import * as Client from "./Client.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
-import * as Query from "./Query.ts"
-import { fail, handle, json } from "./Respond.ts"
-import * as Out from "./Wire.ts"
+import * as WireErrors from "./WireErrors.ts"
 
 /**
  * The origin clients reach this server at, for `filled_form_url` (FORMWRIGHT_PUBLIC_URL); checked
@@ -47,25 +43,31 @@ const textField = (form: FormData, name: string) => {
   return typeof value === "string" ? value : undefined
 }
 
+const decodeJson = Schema.decodeUnknownEffect(Wire.CreateSessionJson)
+
+/**
+ * The session's inputs from a JSON or a multipart body (the ContentType middleware has refused
+ * any other). Read here rather than decoded by the framework: a multipart body carries files up
+ * to the upload limit, refused with 413 as soon as it passes it, parsed a slice at a time, and
+ * its list fields take the spellings clients send (repeated, comma lists, JSON arrays).
+ */
 const parseCreate = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
-    const type = Body.mediaType(request)
-    if (type !== "application/json" && type !== "multipart/form-data") {
-      return yield* fail("standard", 415, "Expected application/json or multipart/form-data")
-    }
     const bytes = yield* Body.read(request, "standard")
-    if (type === "application/json") {
-      const input = yield* Query.decode("standard", Wire.CreateSessionJson, yield* Body.json(bytes, "standard"))
+    if (Body.mediaType(request) === "application/json") {
+      const input = yield* decodeJson(yield* Body.json(bytes, "standard")).pipe(
+        Effect.mapError((error) => WireErrors.badRequest(InvalidRequest.bodyMessage(error)))
+      )
       return { formId: input.form_id, profileIds: input.profile_ids, fileUrls: input.file_urls, textInfo: input.text_info, files: [], flatten: input.flatten }
     }
     const form = yield* Body.multipart(bytes, request.headers["content-type"] ?? "", "standard")
     const formId = textField(form, "formId") ?? textField(form, "form_id")
-    if (formId === undefined || formId.trim() === "") return yield* fail("standard", 400, "Invalid formId: the multipart field 'formId' is required.")
+    if (formId === undefined || formId.trim() === "") return yield* Effect.fail(WireErrors.badRequest("Invalid formId: the multipart field 'formId' is required."))
     const files = [...yield* Body.fileParts(form, "files"), ...yield* Body.fileParts(form, "files[]")]
     // A multipart field is text: `true` or `false`, as JSON spells them.
     const flatten = textField(form, "flatten")?.trim().toLowerCase()
     if (flatten !== undefined && flatten !== "true" && flatten !== "false") {
-      return yield* fail("standard", 400, "Invalid flatten: expected true or false.")
+      return yield* Effect.fail(WireErrors.badRequest("Invalid flatten: expected true or false."))
     }
     return {
       formId: formId.trim(),
@@ -93,7 +95,7 @@ export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers)
     const trustProxy = yield* Client.TrustProxy
     return handlers
       .handleRaw("create", ({ request }) =>
-        handle("standard", Effect.gen(function*() {
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           const input = yield* parseCreate(request)
           const session = yield* sessions.create({ owner: user.id, ...input }).pipe(
@@ -101,19 +103,26 @@ export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers)
             Effect.catchTag("InvalidInput", (e) =>
               Effect.fail(new InvalidInput.InvalidInput({ field: e.field.replace(/^(formId|profileIds|fileUrls|textInfo)/, (name) => wireNames[name]!), message: e.message })))
           )
-          return json(202, { id: Id.make("sessionCreated"), object: "session", session_id: session.id })
+          return { id: Id.make("sessionCreated"), object: "session" as const, session_id: session.id }
         })))
-      .handleRaw("get", ({ params, request }) =>
-        handle("standard", Effect.gen(function*() {
+      .handle("get", ({ params, request }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           const session = yield* sessions.get(user.id, params.id)
-          if (session.status !== "completed") {
-            return json(200, { ...Out.session(session), ...(session.error_message ? { error_message: session.error_message } : {}) })
+          const status = {
+            id: session.id,
+            object: "session" as const,
+            session_id: session.id,
+            form_id: session.form_id,
+            status: session.status,
+            created: session.created,
+            updated: session.updated
           }
+          if (session.status !== "completed") return { ...status, ...(session.error_message ? { error_message: session.error_message } : {}) }
           if (wantsPdf(request)) return pdfResponse(session.id, yield* sessions.filledPdfStream(user.id, session.id))
           const pdf = yield* sessions.filledPdf(user.id, session.id)
-          return json(200, {
-            ...Out.session(session),
+          return {
+            ...status,
             filled_form_base64: Buffer.from(pdf).toString("base64"),
             filled_form_url: `${Client.origin(request, publicOrigin, trustProxy)}/v1/sessions/${session.id}/pdf`,
             filled_fields: session.filled_fields ?? [],
@@ -121,10 +130,11 @@ export const SessionsHandlers = HttpApiBuilder.group(Api, "sessions", (handlers)
             // Sessions completed before sources and conflicts were recorded have neither.
             ...(session.sources !== undefined ? { sources: session.sources } : {}),
             ...(session.conflicts !== undefined ? { conflicts: session.conflicts } : {})
-          })
+          }
         })))
-      .handleRaw("pdf", ({ params }) =>
-        handle("standard", Effect.gen(function*() {
+      // Streamed rather than encoded as a value: a filled PDF can run to the upload limit.
+      .handle("pdf", ({ params }) =>
+        WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
           return pdfResponse(params.id, yield* sessions.filledPdfStream(user.id, params.id))
         })))

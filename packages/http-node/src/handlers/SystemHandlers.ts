@@ -3,7 +3,7 @@
  */
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "../Api.ts"
+import { Api } from "@formwright/api"
 import { version } from "../Version.ts"
 
 export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>

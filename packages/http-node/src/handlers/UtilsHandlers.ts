@@ -6,12 +6,11 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Conversions, Id } from "@formwright/core"
-import { Api } from "../Api.ts"
-import { CurrentUser } from "../api/Authorization.ts"
+import { Api } from "@formwright/api"
+import { CurrentUser } from "@formwright/api"
 import { pdfUpload } from "./FormsHandlers.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
-import * as Query from "./Query.ts"
-import { handle, json } from "./Respond.ts"
+import * as WireErrors from "./WireErrors.ts"
 
 const family = "standard" as const
 
@@ -50,18 +49,12 @@ const toWire = (check: Conversions.FlatCheck) => ({
 export const UtilsHandlers = HttpApiBuilder.group(Api, "utils", (handlers) =>
   Effect.gen(function*() {
     const conversions = yield* Conversions.Conversions
-    return handlers.handleRaw("checkFlat", ({ request }) =>
-      handle(family, Effect.gen(function*() {
+    // Raw: the PDF is read as a stream within the limit (FormsHandlers.pdfUpload says why).
+    return handlers.handleRaw("checkFlat", ({ query, request }) =>
+      WireErrors.standard(Effect.gen(function*() {
         yield* CurrentUser
-        // In the order of the conversion start: content type and body, then the parameters.
-        const upload = yield* pdfUpload(request, {
-          family,
-          allowMultipart: true,
-          unsupportedMessage: "Expected octet-stream or pdf or multipart/form-data"
-        })
-        const params = new URL(request.url, "http://x").searchParams
-        const confidence = yield* Query.number(family, "confidence", yield* Query.single(family, params, "confidence"), 0.1, 0, 1)
-        const allowCheckboxes = yield* Query.boolean(family, "allow_checkboxes", yield* Query.single(family, params, "allow_checkboxes"), true)
-        return json(200, toWire(yield* conversions.checkFlat(upload.bytes, { confidence, allowCheckboxes })))
+        const upload = yield* pdfUpload(request, family)
+        const check = yield* conversions.checkFlat(upload.bytes, { confidence: query.confidence ?? 0.1, allowCheckboxes: query.allow_checkboxes ?? true })
+        return toWire(check)
       })))
   })).pipe(Layer.provide(InvalidRequest.layer))

@@ -4,6 +4,8 @@
  */
 import { expect } from "vitest"
 import { getDocument, VerbosityLevel } from "pdfjs-dist/legacy/build/pdf.mjs"
+import { Wire } from "@formwright/api"
+import * as ApiClient from "./ApiClient.ts"
 import * as TestServer from "./TestServer.ts"
 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/
@@ -104,20 +106,21 @@ export const pdfValue = (fields: Record<string, Array<any>>, name: string): unkn
   return objects[0]?.value
 }
 
-/** Polls a session until it leaves pending/processing. */
-export const settledSession = (server: TestServer.TestServer, id: string, key?: string, timeoutMs = 30_000): Promise<any> =>
-  TestServer.poll(
-    () => server.call(`/v1/sessions/${id}`, key !== undefined ? { key } : {}).then((r) => r.json()),
-    (s: any) => s.status === "completed" || s.status === "failed",
+/** Polls a session, through the typed client, until it leaves pending/processing. */
+export const settledSession = (server: TestServer.TestServer, id: string, key?: string, timeoutMs = 30_000): Promise<any> => {
+  const client = ApiClient.of(server, key)
+  return TestServer.poll(
+    () => client.ok((c) => c.sessions.get({ params: { id } })),
+    (s) => !(s instanceof Uint8Array) && (s.status === "completed" || s.status === "failed"),
     timeoutMs
   )
+}
 
-/** Creates a JSON session and returns its session id (asserting 202). */
-export const createSession = async (server: TestServer.TestServer, body: unknown, key?: string): Promise<string> => {
-  const res = await jsonCall(server, "/v1/sessions", "POST", body, key)
-  const text = await res.text()
-  expect(res.status, text).toBe(202)
-  return JSON.parse(text).session_id
+/** Creates a JSON session through the typed client and returns its session id (a 202, or a thrown failure). */
+export const createSession = async (server: TestServer.TestServer, body: typeof Wire.CreateSessionJson.Type, key?: string): Promise<string> => {
+  const created = await ApiClient.of(server, key).ok((c) => c.sessions.create({ payload: body }))
+  expect(created.id).toMatch(/^cs_/)
+  return created.session_id
 }
 
 /** A multipart body with the given parts (files as Blobs with names). */

@@ -29,20 +29,26 @@ export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(fields, {
 export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(fields, { httpApiStatus: 401, description: "Missing or unknown API key." }) {}
 export class Forbidden extends Schema.Class<Forbidden>("Forbidden")(fields, { httpApiStatus: 403, description: "The form belongs to another user." }) {}
 export class NotFound extends Schema.Class<NotFound>("NotFound")(fields, { httpApiStatus: 404, description: "No such resource for this user." }) {}
+export class Conflict extends Schema.Class<Conflict>("Conflict")(fields, { httpApiStatus: 409, description: "The resource is not in the state the request needs (a session not completed yet)." }) {}
 export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(fields, { httpApiStatus: 413, description: "The body is larger than the configured limit." }) {}
 export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(fields, { httpApiStatus: 415, description: "The Content-Type is not accepted on this route." }) {}
 export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(fields, { httpApiStatus: 422, description: "The body is not a usable PDF (not a PDF, damaged, user password, XFA-only)." }) {}
+export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyRequests")(fields, { httpApiStatus: 429, description: "Over a rate limit; `Retry-After` gives the seconds to wait." }) {}
 export class Internal extends Schema.Class<Internal>("Internal")(fields, { httpApiStatus: 500, description: "Unexpected failure; the message carries a trace id, no detail." }) {}
 export class InsufficientStorage extends Schema.Class<InsufficientStorage>("InsufficientStorage")(fields, { httpApiStatus: 507, description: "The server's storage is full; nothing was stored. Try again later." }) {}
 
+export class ConversionUnauthorized extends Schema.Class<ConversionUnauthorized>("ConversionUnauthorized")(conversionFields, { httpApiStatus: 401, description: "Missing or unknown API key." }) {}
 export class ConversionBadRequest extends Schema.Class<ConversionBadRequest>("ConversionBadRequest")(conversionFields, { httpApiStatus: 400, description: "Malformed input; the message names the offending parameter." }) {}
 export class ConversionNotFound extends Schema.Class<ConversionNotFound>("ConversionNotFound")(conversionFields, { httpApiStatus: 404, description: "No such job for this user." }) {}
 export class ConversionPayloadTooLarge extends Schema.Class<ConversionPayloadTooLarge>("ConversionPayloadTooLarge")(conversionFields, { httpApiStatus: 413, description: "The body is larger than the configured limit." }) {}
 export class ConversionUnsupportedMediaType extends Schema.Class<ConversionUnsupportedMediaType>("ConversionUnsupportedMediaType")(conversionFields, { httpApiStatus: 415, description: "The Content-Type is not accepted on this route." }) {}
 export class ConversionUnprocessable extends Schema.Class<ConversionUnprocessable>("ConversionUnprocessable")(conversionFields, { httpApiStatus: 422, description: "The body is not a usable PDF." }) {}
+export class ConversionTooManyRequests extends Schema.Class<ConversionTooManyRequests>("ConversionTooManyRequests")(conversionFields, { httpApiStatus: 429, description: "Over a rate limit; `Retry-After` gives the seconds to wait." }) {}
 export class ConversionInternal extends Schema.Class<ConversionInternal>("ConversionInternal")(conversionFields, { httpApiStatus: 500, description: "Unexpected failure." }) {}
+export class ConversionBadGateway extends Schema.Class<ConversionBadGateway>("ConversionBadGateway")(conversionFields, { httpApiStatus: 502, description: "The converter service could not be reached." }) {}
+export class ConversionServiceUnavailable extends Schema.Class<ConversionServiceUnavailable>("ConversionServiceUnavailable")(conversionFields, { httpApiStatus: 503, description: "The converter service is full (its queue) or unavailable; try again later." }) {}
 export class ConversionInsufficientStorage extends Schema.Class<ConversionInsufficientStorage>("ConversionInsufficientStorage")(conversionFields, { httpApiStatus: 507, description: "The server's storage is full; nothing was stored." }) {}
 
 /** The errors every authenticated route may answer. */
 export const common = [BadRequest, Unauthorized, Internal, InsufficientStorage] as const
-export const conversionCommon = [ConversionBadRequest, Unauthorized, ConversionInternal, ConversionInsufficientStorage] as const
+export const conversionCommon = [ConversionBadRequest, ConversionInternal, ConversionInsufficientStorage] as const

@@ -7,13 +7,15 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
+import { ContentType, UnsupportedMessage } from "./ContentType.ts"
 import { InvalidRequest } from "./InvalidRequest.ts"
 import * as Errors from "./Errors.ts"
+import * as Params from "./Params.ts"
 import { multipartFile, pdfBody } from "./FormsApi.ts"
 
 const CheckFlatQuery = {
-  confidence: Schema.optional(Schema.String).annotate({ description: "Detection threshold in [0, 1], as for a conversion (default 0.1)." }),
-  allow_checkboxes: Schema.optional(Schema.String).annotate({ description: "`true` or `false`, as for a conversion (default true)." })
+  confidence: Schema.optional(Params.number(0, 1)).annotate({ description: "Detection threshold in [0, 1], as for a conversion (default 0.1)." }),
+  allow_checkboxes: Schema.optional(Params.boolean).annotate({ description: "`true` or `false`, as for a conversion (default true)." })
 }
 
 /** How a page is drawn; `unknown` when the check ran out of time before it or could not read it. */
@@ -58,8 +60,8 @@ export class UtilsApi extends HttpApiGroup.make("utils")
       payload: [...pdfBody, multipartFile],
       success: FlatCheck,
       // Nothing is stored, so no 507.
-      error: [Errors.BadRequest, Errors.Unauthorized, Errors.Internal, Errors.PayloadTooLarge, Errors.UnsupportedMediaType, Errors.Unprocessable]
-    }).annotate(
+      error: [Errors.BadRequest, Errors.Unauthorized, Errors.Internal, Errors.PayloadTooLarge, Errors.Unprocessable]
+    }).annotate(OpenApi.Summary, "Check whether a PDF is flat").middleware(ContentType).annotate(UnsupportedMessage, "Expected octet-stream or pdf or multipart/form-data").annotate(
       OpenApi.Description,
       "Whether a PDF has fields, which pages are vector and which scanned, and how many fields a conversion would likely find. Raw PDF or multipart (`file`); stores nothing."
     )

@@ -4,4 +4,4 @@
  */
 import { HttpApiMiddleware } from "effect/http-api"
 
-export class InvalidRequest extends HttpApiMiddleware.Service<InvalidRequest>()("@formwright/http-node/InvalidRequest") {}
+export class InvalidRequest extends HttpApiMiddleware.Service<InvalidRequest>()("@formwright/api/InvalidRequest") {}

@@ -42,18 +42,35 @@ export const FormList = Schema.Struct({
 
 export const Deleted = Schema.Struct({ id: Schema.String, object: Schema.String, deleted: Schema.Literal(true) })
 
-export const UpdateFormRequest = Schema.Struct({
-  form: Schema.Struct({
-    /** The text of the form, as interface.md spells it in the request. */
-    asText: Schema.optionalKey(Schema.String),
-    /** The same member as responses spell it; either spelling is accepted, both must agree. */
-    as_text: Schema.optionalKey(Schema.String),
-    form_url: Schema.optionalKey(Schema.String),
-    fields: Schema.optionalKey(Schema.Array(Schema.Record(Schema.String, Schema.Unknown))),
-    group_instructions: Schema.optionalKey(Instructions),
-    line_by_line_instructions: Schema.optionalKey(Instructions)
-  })
-})
+const updateMembers = {
+  /** The text of the form, as interface.md spells it in the request. */
+  asText: Schema.optionalKey(Schema.String),
+  /** The same member as responses spell it; either spelling is accepted, both must agree. */
+  as_text: Schema.optionalKey(Schema.String),
+  form_url: Schema.optionalKey(Schema.String),
+  fields: Schema.optionalKey(Schema.Array(Schema.Record(Schema.String, Schema.Unknown))),
+  group_instructions: Schema.optionalKey(Instructions),
+  line_by_line_instructions: Schema.optionalKey(Instructions)
+}
+
+const FormUpdate = Schema.Struct(updateMembers)
+
+/**
+ * Any other member of `form` is refused: dropped in silence, the caller would be told
+ * `updated: true` for a change that never happened. Typed as the plain struct: the rest's
+ * `never` values would otherwise make the known members unassignable in the client.
+ */
+const OtherMember = Schema.String.check(Schema.makeFilter((key: string) => !Object.hasOwn(updateMembers, key)))
+const ClosedFormUpdate = Schema.StructWithRest(FormUpdate, [
+  Schema.Record(
+    OtherMember,
+    Schema.Never.annotate({
+      message: "not a member of a form update (asText (or as_text), form_url, fields, group_instructions, line_by_line_instructions)."
+    })
+  )
+]) as unknown as typeof FormUpdate
+
+export const UpdateFormRequest = Schema.Struct({ form: ClosedFormUpdate })
 
 export const UpdateFormResult = Schema.Struct({
   id: Schema.String,

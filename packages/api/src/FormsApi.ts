@@ -4,8 +4,12 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
+import { ContentType, UnsupportedMessage } from "./ContentType.ts"
+import { FormOwner } from "./FormOwner.ts"
 import { InvalidRequest } from "./InvalidRequest.ts"
+import { JsonBody } from "./JsonBody.ts"
 import * as Errors from "./Errors.ts"
+import * as Params from "./Params.ts"
 import * as Wire from "./Wire.ts"
 
 /** A PDF body: raw bytes as `application/pdf` or `application/octet-stream`. */
@@ -17,12 +21,6 @@ export const pdfBody = [
 /** A PDF in a multipart form field named `file`. */
 export const multipartFile = Schema.Struct({ file: Schema.Uint8Array }).pipe(HttpApiSchema.asMultipart())
 
-export const PageQuery = {
-  name: Schema.optional(Schema.String).annotate({ description: "Case-insensitive substring filter." }),
-  page: Schema.optional(Schema.String).annotate({ description: "1-based page number (default 1)." }),
-  size: Schema.optional(Schema.String).annotate({ description: "Items per page, 1 to 100 (default 10)." })
-}
-
 const id = { id: Schema.String }
 
 export class FormsApi extends HttpApiGroup.make("forms")
@@ -31,29 +29,31 @@ export class FormsApi extends HttpApiGroup.make("forms")
       headers: { "x-file-name": Schema.optional(Schema.String) },
       payload: [...pdfBody, multipartFile],
       success: Schema.Array(Wire.UploadResult),
-      error: [...Errors.common, Errors.PayloadTooLarge, Errors.UnsupportedMediaType, Errors.Unprocessable]
-    }).annotate(OpenApi.Description, "Uploads one PDF form and returns its parsed fields (an array of one result)."),
+      error: [...Errors.common, Errors.PayloadTooLarge, Errors.Unprocessable]
+    }).annotate(OpenApi.Summary, "Upload a PDF form").middleware(ContentType)
+      .annotate(UnsupportedMessage, "Expected octet-stream or pdf")
+      .annotate(OpenApi.Description, "Uploads one PDF form and returns its parsed fields (an array of one result)."),
     HttpApiEndpoint.get("list", "/v1/forms", {
-      query: PageQuery,
+      query: Params.PageQuery,
       success: Wire.FormList,
       error: Errors.common
-    }).annotate(OpenApi.Description, "The caller's forms, newest first, with the total across pages."),
+    }).annotate(OpenApi.Summary, "List forms").annotate(OpenApi.Description, "The caller's forms, newest first, with the total across pages."),
     HttpApiEndpoint.get("get", "/v1/forms/:id", {
       params: id,
       success: Wire.FormDefinition,
       error: [...Errors.common, Errors.Forbidden, Errors.NotFound]
-    }).annotate(OpenApi.Description, "The stored definition of a form."),
+    }).annotate(OpenApi.Summary, "Get a form").annotate(OpenApi.Description, "The stored definition of a form."),
     HttpApiEndpoint.get("pdf", "/v1/forms/:id/pdf", {
       params: id,
       success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" })),
       error: [...Errors.common, Errors.Forbidden, Errors.NotFound]
-    }).annotate(OpenApi.Description, "The stored PDF of a form."),
+    }).annotate(OpenApi.Summary, "Download a form's PDF").annotate(OpenApi.Description, "The stored PDF of a form."),
     HttpApiEndpoint.get("preview", "/v1/forms/:id/preview", {
       params: id,
-      query: { page: Schema.optional(Schema.String).annotate({ description: "1-based page number (default 1)." }) },
+      query: { page: Schema.optional(Params.integer(1, 100_000)).annotate({ description: "1-based page number within the form (default 1)." }) },
       success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "image/png" })),
       error: [...Errors.common, Errors.Forbidden, Errors.NotFound, Errors.Unprocessable]
-    }).annotate(
+    }).annotate(OpenApi.Summary, "Preview a page of a form").annotate(
       OpenApi.Description,
       "A PNG of one page of the form with every field outlined in the colour of its type, named, and with its confidence when a conversion placed it."
     ),
@@ -61,13 +61,13 @@ export class FormsApi extends HttpApiGroup.make("forms")
       params: id,
       payload: Wire.UpdateFormRequest,
       success: Wire.UpdateFormResult,
-      error: [...Errors.common, Errors.Forbidden, Errors.NotFound, Errors.UnsupportedMediaType]
-    }).annotate(OpenApi.Description, "Merges the given members into the stored form; absent members are kept."),
+      error: [...Errors.common, Errors.Forbidden, Errors.NotFound]
+    }).annotate(OpenApi.Summary, "Update a form").middleware(JsonBody).middleware(FormOwner).annotate(OpenApi.Description, "Merges the given members into the stored form; absent members are kept."),
     HttpApiEndpoint.delete("delete", "/v1/forms/:id", {
       params: id,
       success: Wire.Deleted,
       error: [...Errors.common, Errors.Forbidden, Errors.NotFound]
-    }).annotate(OpenApi.Description, "Deletes a form and its PDF.")
+    }).annotate(OpenApi.Summary, "Delete a form").annotate(OpenApi.Description, "Deletes a form and its PDF.")
   )
   .middleware(Authorization)
   .middleware(InvalidRequest)
