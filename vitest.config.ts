@@ -7,8 +7,8 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Stops the local S3 server (Ceph RGW) after the run if an S3 test file started it.
-    globalSetup: ["packages/storage-s3/test/support/globalSetup.ts"],
+    // Stops the local S3 server (Ceph RGW) and PostgreSQL after the run if a test file started them.
+    globalSetup: ["packages/storage-s3/test/support/globalSetup.ts", "packages/postgres/test/support/globalSetup.ts"],
     // PDF work is CPU-bound; two cores on CI.
     maxWorkers: 2,
     projects: [

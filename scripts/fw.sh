@@ -18,7 +18,9 @@
 #                                (bench/fill-speed.ts, 50 fields filled and saved against pdf-lib
 #                                alone, args: [runs]); `upload` (bench/upload-speed.ts, uploads
 #                                over HTTP against pdf-lib's parse alone, and a 50 MB upload's
-#                                peak memory, args: [runs])
+#                                peak memory, args: [runs]); `profiles` (bench/profiles-listing.ts,
+#                                a profile listing on PostgreSQL against the directory, args:
+#                                [profiles] [requests])
 #   scripts/fw.sh fuzz [args]    the long fuzz run of hostile PDFs against a real server (scripts/fuzz.ts)
 #   scripts/fw.sh eval [args]    autofill and label-inference figures against eval/baseline.json (scripts/eval.ts);
 #                                `eval detect [--raster]`: flat-to-fillable detection figures
@@ -94,8 +96,9 @@ case "$command" in
       detect) shift; exec node bench/detect-vector.ts "$@" ;;
       fill) shift; exec node bench/fill-speed.ts "$@" ;;
       upload) shift; exec node bench/upload-speed.ts "$@" ;;
+      profiles) shift; exec node bench/profiles-listing.ts "$@" ;;
       [0-9]*) exec node bench/storage-throughput.ts "$@" ;;
-      *) say "unknown benchmark '$1' (storage, autofill, http, detect, fill, upload)"; exit 2 ;;
+      *) say "unknown benchmark '$1' (storage, autofill, http, detect, fill, upload, profiles)"; exit 2 ;;
     esac
     ;;
   fuzz) exec node scripts/fuzz.ts "$@" ;;

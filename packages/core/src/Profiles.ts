@@ -221,6 +221,16 @@ export const layer: Layer.Layer<Profiles, never, Storage.Storage> = Layer.effect
         return profile
       }, (effect, owner) => Effect.ensuring(effect, forget(owner))),
       list: Effect.fn("Profiles.list")(function*(owner, query) {
+        // A store that answers queries (PostgreSQL) filters, pages and counts in one go, fresh.
+        if (storage.queryJson !== undefined) {
+          const page = yield* storage.queryJson(Profile, keys.prefix(owner), {
+            nameContains: query.name,
+            status: query.status,
+            offset: (query.page - 1) * query.size,
+            limit: query.size
+          })
+          return { items: page.items.map((item) => item.value), total: page.total }
+        }
         const snapshot = yield* Cache.get(snapshots, owner)
         const matching = snapshot.entries.filter((entry) => matches(query, entry))
         // Only the page's profiles are read, together. One whose entry is stale (gone, or renamed

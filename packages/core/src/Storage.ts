@@ -53,6 +53,29 @@ export interface Page<A> {
 export interface Capabilities {
   /** Conditional writes hold across processes (not only within one). */
   readonly crossProcessConsistency: boolean
+  /** The adapter answers `queryDocuments` (a listing's filter, page and total as one query). */
+  readonly documentQueries?: boolean | undefined
+}
+
+/**
+ * A listing asked of the store itself (`queryDocuments`): the documents directly under a prefix
+ * (no further `/` in the rest of the key) that are JSON objects with string members `name` and
+ * `created`, newest `created` first (then the key, descending), filtered and paged.
+ */
+export interface DocumentQuery {
+  /** Only documents whose `name` contains this, ignoring case (as `toLowerCase` folds it). */
+  readonly nameContains?: string | undefined
+  /** Only documents whose `status` member is this string. */
+  readonly status?: string | undefined
+  /** Matching documents to skip, then at most `limit` returned. */
+  readonly offset: number
+  readonly limit: number
+}
+
+/** One page of a query, and how many documents match across all pages. */
+export interface QueryPage<A> {
+  readonly items: ReadonlyArray<A>
+  readonly total: number
 }
 
 /**
@@ -89,6 +112,14 @@ export interface StorageBackend {
     prefix: string,
     options?: ListOptions
   ) => Effect.Effect<Page<{ readonly key: string; readonly document: VersionedDocument }>, StorageError>
+  /**
+   * Optional (capability `documentQueries`): a filtered page of the documents under a prefix and
+   * their total, answered by the store in one go instead of reading every document.
+   */
+  readonly queryDocuments?: ((
+    prefix: string,
+    query: DocumentQuery
+  ) => Effect.Effect<QueryPage<{ readonly key: string; readonly document: VersionedDocument }>, StorageError>) | undefined
 }
 
 /**
@@ -154,6 +185,12 @@ export interface StorageShape extends StorageBackend {
   readonly listJson: <S extends Schema.Codec<any, any>>(schema: S, prefix: string) => Effect.Effect<ReadonlyArray<Versioned<S["Type"]> & { readonly key: string }>, StorageError>
   /** Every blob key under a prefix. */
   readonly listAllBlobs: (prefix: string) => Effect.Effect<ReadonlyArray<string>, StorageError>
+  /** `queryDocuments`, decoded; absent when the adapter cannot answer queries. */
+  readonly queryJson?: (<S extends Schema.Codec<any, any>>(
+    schema: S,
+    prefix: string,
+    query: DocumentQuery
+  ) => Effect.Effect<QueryPage<Versioned<S["Type"]> & { readonly key: string }>, StorageError>) | undefined
 }
 
 export class Storage extends Context.Service<Storage, StorageShape>()("@formwright/core/Storage") {}
@@ -257,8 +294,20 @@ export const make = (backend: StorageBackend): StorageShape => {
     ((key, stream, options) =>
       Effect.flatMap(Stream.runCollect(stream), (chunks) => backend.putBlob(key, concatBytes(chunks), options)))
 
+  const queryDocuments = backend.queryDocuments
+  const queryJson: StorageShape["queryJson"] = queryDocuments === undefined ? undefined : (schema, prefix, query) =>
+    Effect.gen(function*() {
+      const page = yield* queryDocuments(prefix, query)
+      const items: Array<any> = []
+      for (const item of page.items) {
+        items.push({ key: item.key, value: yield* decode(schema, item.key, item.document.value), version: item.document.version })
+      }
+      return { items, total: page.total }
+    })
+
   return {
     ...backend,
+    queryJson,
     getBlobStream,
     putBlobStream,
     getJson,

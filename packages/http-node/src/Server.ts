@@ -1,7 +1,7 @@
 /**
  * The server, wired in one place: storage, the core, the /v1 routes, docs, and Node's HTTP server.
  */
-import { type Config, Effect, Layer, Option } from "effect"
+import { type Config, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
@@ -39,13 +39,25 @@ export interface AppOptions {
 
 /**
  * The storage `config.storage` names: the directory `config.dataDir` (fs), or the bucket of the
- * FORMWRIGHT_S3_* variables (s3), which every server of a deployment can share.
+ * FORMWRIGHT_S3_* variables (s3), which every server of a deployment can share. With
+ * `config.databaseUrl`, records go to that PostgreSQL database and only blobs go there.
  */
-export const storageLayer = (config: ServerConfig): Layer.Layer<Storage.Storage, Storage.StorageError | Config.ConfigError> =>
-  config.storage === "s3"
+export const storageLayer = (config: ServerConfig): Layer.Layer<Storage.Storage, Storage.StorageError | Config.ConfigError> => {
+  const blobs = config.storage === "s3"
     // Loaded only when chosen: the AWS SDK is most of a server's modules otherwise.
     ? Layer.unwrap(Effect.promise(() => import("@formwright/storage-s3")).pipe(Effect.map(({ S3Storage }) => S3Storage.layerConfig)))
     : FsStorage.layer({ directory: config.dataDir })
+  const databaseUrl = config.databaseUrl?.trim() || undefined
+  if (databaseUrl === undefined) return blobs
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    return Layer.unwrap(Effect.fail(new Storage.StorageError({ message: "FORMWRIGHT_DATABASE_URL: expected a postgres:// URL" })))
+  }
+  return Layer.unwrap(
+    Effect.promise(() => import("@formwright/postgres")).pipe(
+      Effect.map(({ PgStorage }) => PgStorage.layer({ url: Redacted.make(databaseUrl), schema: config.databaseSchema?.trim() || undefined, blobs }))
+    )
+  )
+}
 
 /** Keys from FORMWRIGHT_API_KEYS, and a first key for an empty store when asked. */
 const seedKeys = (options: AppOptions) =>

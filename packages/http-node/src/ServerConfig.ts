@@ -16,6 +16,13 @@ export interface ServerConfig {
   readonly dataDir: string
   /** Where records and PDFs live: `fs` (the directory `dataDir`, the default) or `s3` (FORMWRIGHT_S3_* settings). */
   readonly storage?: "fs" | "s3" | undefined
+  /**
+   * A PostgreSQL database (FORMWRIGHT_DATABASE_URL, `postgres://...`) that every server of a
+   * deployment shares: records go there, blobs stay where `storage` says.
+   */
+  readonly databaseUrl?: string | undefined
+  /** The PostgreSQL schema of the tables (FORMWRIGHT_DATABASE_SCHEMA, default `public`). */
+  readonly databaseSchema?: string | undefined
   /** Development seeding, `user:key,user2:key2`: keys accepted without being issued by the CLI. */
   readonly apiKeys: string
   readonly maxUploadBytes: number
@@ -179,6 +186,8 @@ export const config: Config.Config<ServerConfig> = Config.all({
   host: Config.String("FORMWRIGHT_HOST").pipe(Config.withDefault("0.0.0.0")),
   dataDir: Config.String("FORMWRIGHT_DATA_DIR").pipe(Config.withDefault("./data")),
   storage: Config.Literals(["fs", "s3"], "FORMWRIGHT_STORAGE").pipe(Config.withDefault("fs" as const)),
+  databaseUrl: optional("FORMWRIGHT_DATABASE_URL"),
+  databaseSchema: optional("FORMWRIGHT_DATABASE_SCHEMA"),
   apiKeys: Config.String("FORMWRIGHT_API_KEYS").pipe(Config.withDefault("")),
   maxUploadBytes: Config.Int("FORMWRIGHT_MAX_UPLOAD_BYTES").pipe(Config.withDefault(50 * 1024 * 1024)),
   publicUrl: Config.String("FORMWRIGHT_PUBLIC_URL").pipe(Config.option, Config.map((o) => (o._tag === "Some" ? o.value : undefined))),

@@ -424,6 +424,51 @@ export const run = (name: string, options: Options): void => {
         }))
     })
 
+    if (options.capabilities?.documentQueries === true) {
+      describe("queries", () => {
+        scenario("queryDocuments filters, orders newest first, pages and counts in one go", (storage, p) =>
+          Effect.gen(function*() {
+            const query = storage.queryDocuments!
+            const scope = `${p}q/`
+            const put = (id: string, value: unknown) => storage.putDocument(`${scope}${id}`, JSON.stringify(value), "any")
+            yield* put("a", { name: "Zoë Alpha", status: "Active", created: "2026-01-01T00:00:01.000Z" })
+            yield* put("b", { name: "Bravo", status: "Inactive", created: "2026-01-01T00:00:03.000Z" })
+            yield* put("c", { name: "alpha too", status: "Active", created: "2026-01-01T00:00:02.000Z" })
+            // Same `created` as c: the key decides, descending.
+            yield* put("d", { name: "Delta ALPHA", status: "Active", created: "2026-01-01T00:00:02.000Z" })
+            // Not listed: no name, a name that is not a string, not an object, or not directly under the scope.
+            yield* put("e", { created: "2026-01-01T00:00:09.000Z" })
+            yield* put("f", { name: 7, created: "2026-01-01T00:00:09.000Z" })
+            yield* put("g", ["name", "created"])
+            yield* put("sub/h", { name: "alpha nested", status: "Active", created: "2026-01-01T00:00:09.000Z" })
+            const keysOf = (page: Storage.QueryPage<{ readonly key: string }>) => page.items.map((item) => item.key.slice(scope.length))
+
+            const everything = yield* query(scope, { offset: 0, limit: 10 })
+            assert.deepStrictEqual(keysOf(everything), ["b", "d", "c", "a"])
+            assert.strictEqual(everything.total, 4)
+            const onlyB = everything.items[0]!
+            assert.deepStrictEqual(onlyB.document, Option.getOrThrow(yield* storage.getDocument(`${scope}b`)), "values and versions as stored")
+
+            const alpha = yield* query(scope, { nameContains: "ALPHA", offset: 0, limit: 10 })
+            assert.deepStrictEqual(keysOf(alpha), ["d", "c", "a"])
+            assert.strictEqual(alpha.total, 3)
+            assert.deepStrictEqual(keysOf(yield* query(scope, { nameContains: "ZOË", offset: 0, limit: 10 })), ["a"], "folded like toLowerCase")
+            assert.deepStrictEqual(keysOf(yield* query(scope, { nameContains: "%", offset: 0, limit: 10 })), [], "no wildcards")
+            const active = yield* query(scope, { nameContains: "alpha", status: "Active", offset: 1, limit: 1 })
+            assert.deepStrictEqual(keysOf(active), ["c"])
+            assert.strictEqual(active.total, 3, "the total counts every page")
+            const past = yield* query(scope, { status: "Active", offset: 10, limit: 5 })
+            assert.deepStrictEqual(past, { items: [], total: 3 }, "a page past the end is empty, with the total")
+            assert.deepStrictEqual(yield* query(`${p}nothing/`, { offset: 0, limit: 5 }), { items: [], total: 0 })
+
+            // Writes show at once: a rename, a status change, a delete.
+            yield* put("b", { name: "Bravo alpha", status: "Active", created: "2026-01-01T00:00:03.000Z" })
+            yield* storage.deleteDocument(`${scope}a`, "any")
+            assert.deepStrictEqual(keysOf(yield* query(scope, { nameContains: "alpha", status: "Active", offset: 0, limit: 10 })), ["b", "d", "c"])
+          }))
+      })
+    }
+
     describe("keys", () => {
       const awkward = [
         "unicode/Ünïcödé 文字 🙂",

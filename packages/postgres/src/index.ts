@@ -1,0 +1,4 @@
+/**
+ * @formwright/postgres: PostgreSQL as the shared state of a many-server deployment.
+ */
+export * as PgStorage from "./PgStorage.ts"
