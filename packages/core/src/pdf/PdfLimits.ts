@@ -166,6 +166,12 @@ const inflatedSize = (data: Uint8Array, cap: number): Promise<number> => {
  * Refuses a document whose Flate streams inflate past the limits, before any PDF library
  * decodes them. Counting stops at the limit, so a bomb costs at most the limit's worth of
  * decompression time and a few chunks of memory.
+ *
+ * A stream too short to pass its own limit even at deflate's largest ratio is not inflated
+ * while the bounds of all such streams still fit in the total: only when they might not are
+ * they inflated (the largest first) to count exactly. The answer, and the message, are those of
+ * inflating every stream in order: a skipped stream could fail neither its own limit nor the
+ * total.
  */
 export const checkStreams = (bytes: Uint8Array): Effect.Effect<void, PdfRejected> =>
   Effect.gen(function*() {
@@ -173,10 +179,37 @@ export const checkStreams = (bytes: Uint8Array): Effect.Effect<void, PdfRejected
     // A file too small to hold anything past the limits needs no look inside.
     const smallest = Math.min(limits.maxStreamBytes, limits.maxContentStreamBytes, limits.maxDecodedBytes)
     if (bytes.length * maxDeflateRatio <= smallest) return
+    /** Bytes the streams inflated so far hold. */
     let total = 0
+    /** Streams not inflated (yet), and the most they can hold together. */
+    const skipped: Array<Uint8Array> = []
+    let skippedBound = 0
+    /** Inflates skipped streams, the largest first, until `room` more bytes fit in the total whatever they hold. */
+    const makeRoom = (room: number) =>
+      Effect.gen(function*() {
+        if (total + skippedBound + room <= limits.maxDecodedBytes) return
+        skipped.sort((a, b) => b.length - a.length)
+        while (skipped.length > 0 && total + skippedBound + room > limits.maxDecodedBytes) {
+          const next = skipped.shift()!
+          skippedBound -= next.length * maxDeflateRatio
+          total += yield* Effect.promise(() => inflatedSize(next, next.length * maxDeflateRatio))
+        }
+      })
     for (const { data, bulk } of zlibStreams(bytes)) {
       const streamLimit = bulk ? limits.maxStreamBytes : Math.min(limits.maxStreamBytes, limits.maxContentStreamBytes)
-      const budget = Math.min(streamLimit, limits.maxDecodedBytes - total)
+      const bound = data.length * maxDeflateRatio
+      if (bound <= streamLimit) {
+        yield* makeRoom(bound)
+        if (total + skippedBound + bound <= limits.maxDecodedBytes) {
+          skipped.push(data)
+          skippedBound += bound
+          continue
+        }
+      }
+      // While streams stay skipped there is room for this one's whole limit, so it is counted
+      // against the same budget as if every stream before it had been inflated.
+      yield* makeRoom(streamLimit)
+      const budget = Math.min(streamLimit, limits.maxDecodedBytes - total - skippedBound)
       const size = yield* Effect.promise(() => inflatedSize(data, budget))
       if (size > streamLimit) {
         return yield* new PdfRejected({
@@ -187,7 +220,9 @@ export const checkStreams = (bytes: Uint8Array): Effect.Effect<void, PdfRejected
         })
       }
       total += size
-      if (total > limits.maxDecodedBytes) {
+      // Past the total only if the skipped streams hold more than it leaves them: count them.
+      yield* makeRoom(0)
+      if (total + skippedBound > limits.maxDecodedBytes) {
         return yield* new PdfRejected({
           reason: "TooLargeDecoded",
           message: `The PDF's compressed streams expand past the limit of ${describe(limits.maxDecodedBytes)} in all.`

@@ -6,8 +6,25 @@
  * find the same meaning.
  */
 
+/**
+ * `f` remembering its answers: understanding a form asks about the same labels, headings and
+ * names again and again (a heading for every field under it), and each question runs dozens of
+ * patterns. The memory is bounded: it starts afresh past a few thousand strings.
+ */
+const remembered = <A>(f: (text: string) => A): ((text: string) => A) => {
+  const answers = new Map<string, A>()
+  return (text) => {
+    const known = answers.get(text)
+    if (known !== undefined || answers.has(text)) return known as A
+    if (answers.size >= 4_096) answers.clear()
+    const answer = f(text)
+    answers.set(text, answer)
+    return answer
+  }
+}
+
 /** A label as the patterns see it: lower case, accents and punctuation gone, single spaces, padded. */
-export const normalize = (text: string): string =>
+export const normalize = remembered((text: string): string =>
   ` ${
     text
       .normalize("NFKD")
@@ -18,7 +35,7 @@ export const normalize = (text: string): string =>
       .replace(/'s\b/g, "s")
       .replace(/[^\p{L}\p{N}]+/gu, " ")
       .trim()
-  } `
+  } `)
 
 /** Builds a pattern from word alternatives; `_` in an alternative matches one or more spaces. */
 const words = (...alternatives: ReadonlyArray<string>): RegExp => new RegExp(` (?:${alternatives.map((a) => a.replace(/_/g, " +")).join("|")}) `)
@@ -208,7 +225,7 @@ const organizationRules: ReadonlyArray<Rule> = [
 // income", "Number of employees") names no value of the taxonomy, whatever noun follows.
 const categoryOrAmount = /(?:^| )(?:(?:type|kind|nature|category|art|sorte|tipo|genre) (?:of|de|der|des|du|d)|number of|anzahl (?:der|an)|nombre d|nombre de (?!la |el |los |las |su |pila |usuario )\w+s) (?!birth|naissance|geburt|nacimiento)|(?:^| )(?:income|revenue|turnover|salary|wages|amount|einkommen|umsatz|revenu|chiffre d affaires|ingresos|montant|betrag|importe)(?: |$)/
 
-export const typeOf = (label: string): SemanticType => {
+export const typeOf = remembered((label: string): SemanticType => {
   const text = normalize(label)
   const organizational = organizationRules.find((rule) => rule.pattern.test(text) && !(rule.unless?.test(text) ?? false))
   if (organizational) return organizational.type
@@ -220,7 +237,7 @@ export const typeOf = (label: string): SemanticType => {
     }
   }
   return birth.test(text) && dateWord.test(text) ? "birth_date" : "unknown"
-}
+})
 
 interface RoleRule {
   readonly role: Role
@@ -249,8 +266,10 @@ const representativeStems = [
   "completado por"
 ]
 
+const representative = stems(...representativeStems)
+
 /** Whether a key or label names the person who acts for an organisation. */
-export const namesRepresentative = (text: string): boolean => stems(...representativeStems).test(normalize(text))
+export const namesRepresentative = (text: string): boolean => representative.test(normalize(text))
 
 const roleRules: ReadonlyArray<RoleRule> = [
   {
@@ -472,10 +491,10 @@ export const saysNothingAlone = (caption: string): boolean => {
 }
 
 /** The role a label or heading names, if any. */
-export const roleOf = (text: string): Role | undefined => {
+export const roleOf = remembered((text: string): Role | undefined => {
   const t = normalize(text)
   return roleRules.find((r) => r.pattern.test(t))?.role
-}
+})
 
 const ordinals: Record<string, number> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
