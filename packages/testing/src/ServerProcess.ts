@@ -80,6 +80,12 @@ export interface ServerProcess {
    * every 50 ms, which keeps the peak of a worker that has since died (out of memory, say).
    */
   readonly peakRssBytes: () => number
+  /**
+   * The largest total of the tree's resident memory at one moment, sampled every 50 ms: what the
+   * machine had to hold at once (`peakRssBytes` also adds up peaks the processes reached at
+   * different times, an upper bound).
+   */
+  readonly sampledPeakRssBytes: () => number
   /** Restarts the peak count (`peakRssBytes`) from the current RSS; false where the kernel does not allow it. */
   readonly resetPeakRss: () => boolean
   /** Whether the process is still running. */
@@ -331,6 +337,7 @@ export const start = async (options: Options): Promise<ServerProcess> => {
       return fetch(`${url}${path}`, { ...rest, headers })
     },
     rssBytes: treeRss,
+    sampledPeakRssBytes: () => sampledPeak,
     peakRssBytes: () =>
       Math.max(sampledPeak, isAlive() ? processTree(child!.pid!).reduce((sum, pid) => sum + statusField(pid, "VmHWM"), 0) : 0),
     resetPeakRss: () => {
