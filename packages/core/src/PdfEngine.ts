@@ -146,6 +146,14 @@ export const workerDefaults = {
   backgroundTimeoutMs: 2 * 60_000
 } as const
 
+/** The size of the PDF a task's input carries (the bytes themselves, or an object's `pdf`), if any. */
+const pdfBytes = (input: unknown): number | undefined =>
+  input instanceof Uint8Array
+    ? input.byteLength
+    : typeof input === "object" && input !== null && (input as { pdf?: unknown }).pdf instanceof Uint8Array
+    ? (input as { pdf: Uint8Array }).pdf.byteLength
+    : undefined
+
 /**
  * The work in a pool of worker processes, started on first use and stopped with the layer.
  * Background tasks leave one worker free for requests, so an upload never waits behind jobs.
@@ -181,7 +189,7 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
       )
       return PdfEngine.of(fromRunner((name, input, lane, onProgress) =>
         Effect.callback<PdfTasks.Output<typeof name>, PdfTasks.TaskError>((resume) => {
-          const task = pool.run(name, input, { lane, timeoutMs: timeouts[lane], onProgress })
+          const task = pool.run(name, input, { lane, timeoutMs: timeouts[lane], onProgress, inputBytes: pdfBytes(input) })
           task.promise.then(
             (value) => resume(Effect.succeed(value as PdfTasks.Output<typeof name>)),
             (error: WorkerPool.TaskFailed) => {

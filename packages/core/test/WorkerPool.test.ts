@@ -84,6 +84,18 @@ describe("WorkerPool", () => {
       expect(await run(pool, "pid")).not.toBe(first)
     }), 60_000)
 
+  it.runIf(process.platform === "linux")("a large input goes to a fresh worker when a used one lacks room for its copies", () =>
+    withPool({ maxHeapMb: 64, maxRssMb: 300, size: 1 }, async (pool) => {
+      // A fresh worker takes its first task whatever its size: no other has more room.
+      const first = await run(pool, "pid", null, { inputBytes: 500 * 1024 * 1024 })
+      // Holding 100 MiB more: under the share that retires a worker, so it stays.
+      expect(await run(pool, "keep", 100)).toBe(100)
+      expect(await run(pool, "pid", null, { inputBytes: 4 * 1024 * 1024 })).toBe(first)
+      // Four copies of 50 MiB would not fit beside what it holds; a fresh worker takes it.
+      const fresh = await run(pool, "pid", null, { inputBytes: 50 * 1024 * 1024 })
+      expect(fresh).not.toBe(first)
+    }), 60_000)
+
   it.runIf(process.platform === "linux")("work under the resident cap is left alone", () =>
     withPool({ maxHeapMb: 64, maxRssMb: 400 }, async (pool) => {
       expect(await run(pool, "buffers", 100, { timeoutMs: 60_000 })).toBeGreaterThan(0)

@@ -43,6 +43,12 @@ export interface RunOptions {
   /** The task's time budget, renewed by each progress report (so a conversion gets it per page). */
   readonly timeoutMs: number
   readonly onProgress?: ((value: unknown) => void) | undefined
+  /**
+   * Size of the task's PDF in bytes. A worker that has run tasks before takes it only when its
+   * free budget covers several copies of it (the file arrives over IPC, and each PDF library
+   * keeps a copy); otherwise a fresh worker does, which has its whole budget.
+   */
+  readonly inputBytes?: number | undefined
 }
 
 /** The task ended badly. `reason` is set when the pool stopped it (a limit or a crash). */
@@ -103,6 +109,8 @@ export interface Pool {
 
 /** The share of the resident cap past which a worker is replaced once its task is done. */
 const RETIRE_SHARE = 0.6
+/** How many copies of its input a task holds at once at its peak (IPC buffer, pdf-lib, pdf.js). */
+const inputCopies = 4
 
 export const make = (options: PoolOptions, log: (level: "warn" | "error", message: string) => void): Pool => {
   const size = Math.max(1, options.size)
@@ -180,6 +188,15 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
     if (!canWatch || slot.worker.pid === undefined) return false
     const rss = residentMb(slot.worker.pid)
     return rss !== undefined && rss > RETIRE_SHARE * options.maxRssMb!
+  }
+  /**
+   * Whether a worker that has run tasks before lacks room for an input of `bytes`: what it holds
+   * now plus the copies of the input a task makes (measured: about four for a large upload).
+   */
+  const tooFullFor = (slot: Slot, bytes: number | undefined): boolean => {
+    if (!canWatch || bytes === undefined || slot.tasksRun === 0 || slot.worker.pid === undefined) return false
+    const rss = residentMb(slot.worker.pid)
+    return rss !== undefined && rss + (inputCopies * bytes) / (1024 * 1024) > options.maxRssMb!
   }
   const startWatch = () => {
     if (!canWatch || watch !== undefined) return
@@ -307,6 +324,14 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
       if (!idle && slots.size >= size) return
       const next = takeNext()
       if (!next) return
+      if (idle && tooFullFor(idle, next.options.inputBytes)) {
+        // Its successor gets the task: a large PDF on a worker holding its predecessors' memory
+        // would fail for them, where a fresh worker has room.
+        idle.gone = true
+        slots.delete(idle)
+        idle.worker.kill()
+        idle = undefined
+      }
       start(idle ?? spawn(), next)
     }
   }
