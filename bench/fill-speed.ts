@@ -27,26 +27,12 @@ import { PDFDocument, PDFTextField } from "@cantoo/pdf-lib"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
-import * as Path from "node:path"
 import * as Fonts from "../packages/core/src/pdf/Fonts.ts"
 import * as FormFiller from "../packages/core/src/pdf/FormFiller.ts"
+import * as IssueForms from "./support/IssueForms.ts"
 
-const repoRoot = Path.resolve(import.meta.dirname, "..")
-const runs = Number(process.argv[2] ?? 7)
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`runs must be a positive whole number, not '${process.argv[2]}'`)
-const corpus = Path.resolve(repoRoot, "../shared/corpus/pdfs")
-
-const forms = (): ReadonlyArray<{ readonly label: string; readonly path: string }> => {
-  if (process.env.BENCH_PDF) return [{ label: Path.basename(process.env.BENCH_PDF), path: process.env.BENCH_PDF }]
-  if (!Fs.existsSync(corpus)) {
-    console.log(`(${Path.relative(repoRoot, corpus)} not found: no corpus forms to measure; set BENCH_PDF=path)`)
-    return []
-  }
-  return [
-    { label: "IRS 1040 (2010)", path: Path.join(corpus, "pdfjs__prefilled_f1040.pdf") },
-    { label: "USCIS I-140", path: Path.join(corpus, "pypdfform__1087.pdf") }
-  ]
-}
+const runs = IssueForms.runs(7)
+const forms = () => IssueForms.forms(["IRS 1040 (2010)", "USCIS I-140"])
 
 const values = [
   "Zoë Papadopoulou",

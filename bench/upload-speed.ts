@@ -38,25 +38,10 @@ import * as PdfJs from "../packages/core/src/pdf/PdfJs.ts"
 import * as PdfLib from "../packages/core/src/pdf/PdfLib.ts"
 import * as PdfLimits from "../packages/core/src/pdf/PdfLimits.ts"
 import * as PdfiumText from "./support/PdfiumText.ts"
+import * as IssueForms from "./support/IssueForms.ts"
 
-const repoRoot = Path.resolve(import.meta.dirname, "..")
-const runs = Number(process.argv[2] ?? 7)
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`runs must be a positive whole number, not '${process.argv[2]}'`)
-const corpus = Path.resolve(repoRoot, "../shared/corpus/pdfs")
-
-const forms = (): ReadonlyArray<{ readonly label: string; readonly path: string }> => {
-  if (process.env.BENCH_PDF) return [{ label: Path.basename(process.env.BENCH_PDF), path: process.env.BENCH_PDF }]
-  if (!Fs.existsSync(corpus)) {
-    console.log(`(${Path.relative(repoRoot, corpus)} not found: no corpus forms to measure; set BENCH_PDF=path)`)
-    return []
-  }
-  return [
-    { label: "IRS 1040 (2010)", path: Path.join(corpus, "pdfjs__prefilled_f1040.pdf") },
-    { label: "USCIS I-140", path: Path.join(corpus, "pypdfform__1087.pdf") },
-    { label: "Canada B300", path: Path.join(corpus, "pdflib__with_combed_fields.pdf") },
-    { label: "DS-11 (6 pages)", path: Path.join(corpus, "pypdfform__ds11_pdf.pdf") }
-  ]
-}
+const runs = IssueForms.runs(7)
+const forms = () => IssueForms.forms(["IRS 1040 (2010)", "USCIS I-140", "Canada B300", "DS-11 (6 pages)"])
 
 // pdf-lib says so on every load of a hybrid form (the I-140).
 const warn = console.warn
@@ -228,7 +213,7 @@ const bigForm = async (targetBytes: number): Promise<Uint8Array> => {
 
 const main = async () => {
   const list = forms()
-  const server = await ServerProcess.start({ entry: Path.join(repoRoot, "packages/http-node/src/bin.ts") })
+  const server = await ServerProcess.start({ entry: Path.join(IssueForms.repoRoot, "packages/http-node/src/bin.ts") })
   const upload = async (bytes: Uint8Array) => {
     const response = await server.call("/v1/forms/upload", { method: "POST", headers: { "content-type": "application/pdf" }, body: Buffer.from(bytes) })
     const body = await response.text()
