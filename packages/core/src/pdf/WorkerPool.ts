@@ -146,6 +146,13 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
     dispatch()
   }
 
+  /** Stops an idle worker that is done with (a used-up or too full one); nothing fails. */
+  const retire = (slot: Slot) => {
+    slot.gone = true
+    slots.delete(slot)
+    slot.worker.kill()
+  }
+
   // The memory limit as a client reads it: the resident cap when there is one.
   const memoryLimitMb = options.maxRssMb ?? options.maxHeapMb
   const outOfMemoryMessage = `The PDF needs more memory than the limit of ${memoryLimitMb} MiB.`
@@ -259,9 +266,7 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
       else current.reject(new TaskFailed("The task failed.", undefined, message.error))
       slot.tasksRun++
       if (slot.tasksRun >= tasksPerWorker || heldTooMuch(slot)) {
-        slot.gone = true
-        slots.delete(slot)
-        worker.kill()
+        retire(slot)
         // Its successor starts loading now rather than when the next task arrives, so that task
         // does not wait for a process to start and its modules to load.
         if (!closed && queues.request.length + queues.background.length === 0) unrefIdle(spawn())
@@ -327,9 +332,7 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
       if (idle && tooFullFor(idle, next.options.inputBytes)) {
         // Its successor gets the task: a large PDF on a worker holding its predecessors' memory
         // would fail for them, where a fresh worker has room.
-        idle.gone = true
-        slots.delete(idle)
-        idle.worker.kill()
+        retire(idle)
         idle = undefined
       }
       start(idle ?? spawn(), next)

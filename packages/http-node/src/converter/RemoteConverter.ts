@@ -86,13 +86,15 @@ export const layer = (options: RemoteConverterOptions): Layer.Layer<Converter.Co
           schedule: Schedule.spaced(Duration.millis(Math.max(pollMs, 250))).pipe(Schedule.upTo({ duration: Duration.millis(unreachableMs) }))
         }))
 
+      /** Lets the service drop a finished job; if that fails it drops it on its own later. */
+      const forget = (id: string) => send(HttpClientRequest.make("DELETE")(Protocol.jobPath(id))).pipe(Effect.ignore)
+
       const result = (id: string, detections: Protocol.JobStatus["detections"]) =>
         Effect.gen(function*() {
           const response = yield* send(HttpClientRequest.get(Protocol.resultPath(id)))
           if (response.status !== 200) return yield* refused(response, "its result was fetched")
           const pdf = new Uint8Array(yield* response.arrayBuffer.pipe(Effect.mapError(unreachable)))
-          // The service may forget it now; if that fails it forgets it on its own later.
-          yield* send(HttpClientRequest.make("DELETE")(Protocol.jobPath(id))).pipe(Effect.ignore)
+          yield* forget(id)
           return { pdf, detections: detections ?? [] } satisfies Converter.ConvertedPdf
         })
 
@@ -109,7 +111,7 @@ export const layer = (options: RemoteConverterOptions): Layer.Layer<Converter.Co
             yield* onProgress({ pagesDone: now.progress.pages_done, pagesTotal: now.progress.pages_total })
             if (now.status === "completed") return yield* patiently(result(id, now.detections))
             if (now.status === "failed") {
-              yield* send(HttpClientRequest.make("DELETE")(Protocol.jobPath(id))).pipe(Effect.ignore)
+              yield* forget(id)
               return yield* new Converter.ConverterError({ message: now.error_message ?? "The conversion failed." })
             }
             yield* Effect.sleep(Duration.millis(pollMs))
