@@ -18,13 +18,18 @@ import * as Sessions from "./Sessions.ts"
 import type * as SourceFetcher from "./SourceFetcher.ts"
 import type * as Storage from "./Storage.ts"
 
-export interface Options {
+export interface Options<E = never> {
   /** Background jobs run at once (default 2). */
   readonly concurrency?: number | undefined
   /** Runs of one job at most, counting runs the process died in (default 3). */
   readonly maxAttempts?: number | undefined
   /** Where events go (default `Events.layerInProcess`; `Webhooks.layer` also POSTs them to a URL). */
   readonly events?: Layer.Layer<Events.Events | Events.EventBus> | undefined
+  /**
+   * Where background jobs run (default `JobRunner.layerInProcess` with `concurrency` and
+   * `maxAttempts`); a deployment of many servers gives a distributed runner here.
+   */
+  readonly jobs?: Layer.Layer<JobRunner.JobRunner, E, Storage.Storage> | undefined
 }
 
 /** The services an application uses. */
@@ -39,11 +44,11 @@ export type Services =
   | JobRunner.JobRunner
 
 /** The core on top of the given ports, resuming unfinished jobs once every service is ready. */
-export const layer = (
-  options: Options = {}
-): Layer.Layer<Services, never, Storage.Storage | Converter.Converter | SourceFetcher.SourceFetcher | PdfEngine.PdfEngine> => {
+export const layer = <E = never>(
+  options: Options<E> = {}
+): Layer.Layer<Services, E, Storage.Storage | Converter.Converter | SourceFetcher.SourceFetcher | PdfEngine.PdfEngine> => {
   const base = Layer.mergeAll(
-    JobRunner.layerInProcess({ concurrency: options.concurrency ?? 2, maxAttempts: options.maxAttempts }),
+    options.jobs ?? JobRunner.layerInProcess({ concurrency: options.concurrency ?? 2, maxAttempts: options.maxAttempts }),
     options.events ?? Events.layerInProcess
   )
   const forms = Forms.layer.pipe(Layer.provideMerge(base))

@@ -70,7 +70,8 @@ export const failUnfinished = <A extends { readonly status: string }, E1, E2>(
 
 export class JobRunner extends Context.Service<JobRunner, JobRunnerShape>()("@formwright/core/JobRunner") {}
 
-const workKey = (item: { kind: WorkKind; id: string }) => `work/${item.kind}/${item.id}`
+/** The Storage key of an item's record (the in-process runner's queue). */
+export const workKey = (item: { kind: WorkKind; id: string }) => `work/${item.kind}/${item.id}`
 
 export interface InProcessOptions {
   /** Items run at once; PDF work is CPU-bound, so about the number of cores. */
@@ -82,6 +83,10 @@ export interface InProcessOptions {
 }
 
 export const defaultMaxAttempts = 3
+
+/** What `abandon` is told about an item whose runs all stopped without an outcome. */
+export const abandonedMessage = (maxAttempts: number) =>
+  `Processing stopped ${maxAttempts} times without finishing, so it was abandoned.`
 
 /**
  * The in-process runner: a queue drained by `concurrency` worker fibers that live as long
@@ -128,7 +133,7 @@ export const layerInProcess = (options: InProcessOptions = {}): Layer.Layer<JobR
           const attempts = (item.attempts ?? 0) + 1
           if (attempts > maxAttempts) {
             yield* Effect.logWarning(`work item abandoned after ${maxAttempts} attempts`)
-            yield* handler.abandon(item, `Processing stopped ${maxAttempts} times without finishing, so it was abandoned.`).pipe(
+            yield* handler.abandon(item, abandonedMessage(maxAttempts)).pipe(
               Effect.catchCause((cause) => Effect.logError("could not record an abandoned work item", cause))
             )
             return yield* clear(item)

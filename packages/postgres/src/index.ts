@@ -2,3 +2,4 @@
  * @formwright/postgres: PostgreSQL as the shared state of a many-server deployment.
  */
 export * as PgStorage from "./PgStorage.ts"
+export * as PgBossJobRunner from "./PgBossJobRunner.ts"
