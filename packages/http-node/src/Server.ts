@@ -5,7 +5,7 @@ import { type Config, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ApiKeys, EmbeddedConverter, Formwright, PdfEngine, Storage, Webhooks } from "@formwright/core"
+import { ApiKeys, EmbeddedConverter, Formwright, type JobRunner, PdfEngine, Storage, Webhooks } from "@formwright/core"
 import { FsStorage } from "@formwright/storage-fs"
 import * as NetAddress from "effect/net/NetAddress"
 import * as NodeHttp from "node:http"
@@ -59,6 +59,36 @@ export const storageLayer = (config: ServerConfig): Layer.Layer<Storage.Storage,
   )
 }
 
+/** The database every server of a deployment shares (FORMWRIGHT_DATABASE_URL), if any. */
+const database = (config: ServerConfig) => {
+  const url = config.databaseUrl?.trim() || undefined
+  if (url === undefined) return undefined
+  const schema = config.databaseSchema?.trim() || "public"
+  return { url: Redacted.make(url), schema }
+}
+
+/**
+ * Where background jobs run: on pg-boss in the database when there is one, so every server takes
+ * from the same queues and a dead server's job is taken over; in this process otherwise. The
+ * queues live in the schema `formwright_jobs`, or `<schema>_jobs` beside a FORMWRIGHT_DATABASE_SCHEMA.
+ */
+export const jobsLayer = (config: ServerConfig): Layer.Layer<JobRunner.JobRunner, Storage.StorageError, Storage.Storage> | undefined => {
+  const shared = database(config)
+  if (shared === undefined) return undefined
+  return Layer.unwrap(
+    Effect.promise(() => import("@formwright/postgres")).pipe(
+      Effect.map(({ PgBossJobRunner }) =>
+        PgBossJobRunner.layer({
+          url: shared.url,
+          schema: shared.schema === "public" ? "formwright_jobs" : `${shared.schema}_jobs`,
+          concurrency: config.concurrency,
+          maxAttempts: config.maxAttempts
+        })
+      )
+    )
+  )
+}
+
 /** Keys from FORMWRIGHT_API_KEYS, and a first key for an empty store when asked. */
 const seedKeys = (options: AppOptions) =>
   Layer.effectDiscard(
@@ -104,7 +134,12 @@ export const layerApp = (options: AppOptions) => {
   // With FORMWRIGHT_WEBHOOK_URL, events are also POSTed there; a bad webhook setting stops the start.
   const core = Layer.unwrap(
     Effect.map(parseWebhook(config), (webhook) =>
-      Formwright.layer({ concurrency: config.concurrency, maxAttempts: config.maxAttempts, events: webhook && Webhooks.layer(webhook) }))
+      Formwright.layer({
+        concurrency: config.concurrency,
+        maxAttempts: config.maxAttempts,
+        events: webhook && Webhooks.layer(webhook),
+        jobs: jobsLayer(config)
+      }))
   ).pipe(Layer.provideMerge(ports))
   const handlers = Layer.mergeAll(FormsHandlers, SessionsHandlers, ConversionsHandlers, ProfilesHandlers, UtilsHandlers, SystemHandlers).pipe(
     Layer.provide([Authorization.layer, ContentType.layer, JsonBody.layer, FormOwner.layer]),

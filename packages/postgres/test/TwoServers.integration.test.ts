@@ -51,6 +51,8 @@ if (typeof server === "string") {
     afterAll(async () => {
       await Promise.all([a?.stop(), b?.stop()])
       await PgTestServer.dropSchema(url, schema)
+      // The servers' job queues (pg-boss) live beside the records.
+      await PgTestServer.dropSchema(url, `${schema}_jobs`)
       Fs.rmSync(dataDir, { recursive: true, force: true })
     })
 
