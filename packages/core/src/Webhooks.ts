@@ -60,14 +60,14 @@ export const headers = {
 } as const
 
 /** One attempt that did not get a 2xx answer. */
-class AttemptFailed extends Schema.TaggedError<AttemptFailed>()("AttemptFailed", { reason: Schema.String }) {}
+export class AttemptFailed extends Schema.TaggedError<AttemptFailed>()("AttemptFailed", { reason: Schema.String }) {}
 
 const maxDelay = Duration.minutes(1)
 
 const encoder = new TextEncoder()
 
 /** The body of a delivery: the event with its members in a fixed order. */
-const body = (event: Events.Event): string =>
+export const body = (event: Events.Event): string =>
   JSON.stringify({ id: event.id, type: event.type, owner: event.owner, created: event.created, data: event.data })
 
 /** Why a request failed, without the URL (whose path or query may hold a token). */
@@ -87,6 +87,79 @@ const describeFailure = (error: unknown, timeoutMs: number): string => {
 const positive = (value: number | undefined, fallback: number, min: number) =>
   value === undefined || !Number.isFinite(value) ? fallback : Math.max(min, Math.floor(value))
 
+/** One delivery attempt of an event: signed now, POSTed, failed unless answered 2xx. */
+export interface Sender {
+  readonly attempt: (event: Events.Event) => Effect.Effect<void, AttemptFailed>
+  /** The URL's origin, what logs name (never its path, query or the secret). */
+  readonly origin: string
+  /** The time allowed for one attempt, answer included, in milliseconds. */
+  readonly timeoutMs: number
+}
+
+/**
+ * The sender of `options`. A URL that is not http(s) or holds credentials, or an empty secret, is
+ * a defect: validate configuration before.
+ */
+export const makeSender = (options: Pick<Options, "url" | "secret" | "timeoutMs">): Effect.Effect<Sender> =>
+  Effect.gen(function*() {
+    const url = URL.parse(options.url)
+    if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      return yield* Effect.die(new Error("Webhooks: the url is not an http(s) URL"))
+    }
+    // fetch refuses them, and its error would show them.
+    if (url.username !== "" || url.password !== "") return yield* Effect.die(new Error("Webhooks: the url holds credentials"))
+    if (options.secret === "") return yield* Effect.die(new Error("Webhooks: the secret is empty"))
+    const target = url.href
+    const origin = url.origin
+    const timeoutMs = positive(options.timeoutMs, 10_000, 1)
+
+    const key = yield* Effect.promise(() =>
+      crypto.subtle.importKey("raw", encoder.encode(options.secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+    )
+    const signature = (timestamp: number, payload: string) =>
+      Effect.promise(() => crypto.subtle.sign("HMAC", key, encoder.encode(`${timestamp}.${payload}`))).pipe(
+        Effect.map((mac) => `sha256=${Hex.fromBytes(mac)}`)
+      )
+
+    const post = (event: Events.Event, payload: string, timestamp: number, signed: string) =>
+      Effect.tryPromise({
+        try: async (signal) => {
+          const response = await fetch(target, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              [headers.event]: event.type,
+              [headers.delivery]: event.id,
+              [headers.timestamp]: String(timestamp),
+              [headers.signature]: signed
+            },
+            body: payload,
+            redirect: "manual",
+            signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
+          })
+          // The answer's body is not used; dropping it frees the connection.
+          await response.body?.cancel().catch(() => undefined)
+          return response.status
+        },
+        catch: (error) => new AttemptFailed({ reason: describeFailure(error, timeoutMs).replaceAll(target, origin) })
+      }).pipe(
+        Effect.flatMap((status) =>
+          status >= 200 && status < 300 ? Effect.void : Effect.fail(new AttemptFailed({ reason: `answered ${status}` }))
+        )
+      )
+
+    return {
+      origin,
+      timeoutMs,
+      attempt: (event) =>
+        Effect.gen(function*() {
+          const payload = body(event)
+          const timestamp = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+          yield* post(event, payload, timestamp, yield* signature(timestamp, payload))
+        })
+    }
+  })
+
 /**
  * Events published in process (exactly as `Events.layerInProcess`) and delivered to `options.url`.
  * A URL that is not http(s) or holds credentials, or an empty secret, is a defect: validate
@@ -97,56 +170,13 @@ export const layer = (options: Options): Layer.Layer<Events.Events | Events.Even
     Events.Events,
     Effect.gen(function*() {
       const inProcess = yield* Events.Events
-      const url = URL.parse(options.url)
-      if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) {
-        return yield* Effect.die(new Error("Webhooks: the url is not an http(s) URL"))
-      }
-      // fetch refuses them, and its error would show them.
-      if (url.username !== "" || url.password !== "") return yield* Effect.die(new Error("Webhooks: the url holds credentials"))
-      if (options.secret === "") return yield* Effect.die(new Error("Webhooks: the secret is empty"))
-      const target = url.href
-      const origin = url.origin
+      const sender = yield* makeSender(options)
+      const origin = sender.origin
       const maxAttempts = positive(options.maxAttempts, 6, 1)
       const initialDelayMs = positive(options.initialDelayMs, 500, 1)
-      const timeoutMs = positive(options.timeoutMs, 10_000, 1)
       const capacity = positive(options.capacity, 10_000, 1)
       const concurrency = positive(options.concurrency, 4, 1)
       const shutdownTimeoutMs = positive(options.shutdownTimeoutMs, 5_000, 0)
-
-      const key = yield* Effect.promise(() =>
-        crypto.subtle.importKey("raw", encoder.encode(options.secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
-      )
-      const signature = (timestamp: number, payload: string) =>
-        Effect.promise(() => crypto.subtle.sign("HMAC", key, encoder.encode(`${timestamp}.${payload}`))).pipe(
-          Effect.map((mac) => `sha256=${Hex.fromBytes(mac)}`)
-        )
-
-      const post = (event: Events.Event, payload: string, timestamp: number, signed: string) =>
-        Effect.tryPromise({
-          try: async (signal) => {
-            const response = await fetch(target, {
-              method: "POST",
-              headers: {
-                "content-type": "application/json",
-                [headers.event]: event.type,
-                [headers.delivery]: event.id,
-                [headers.timestamp]: String(timestamp),
-                [headers.signature]: signed
-              },
-              body: payload,
-              redirect: "manual",
-              signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
-            })
-            // The answer's body is not used; dropping it frees the connection.
-            await response.body?.cancel().catch(() => undefined)
-            return response.status
-          },
-          catch: (error) => new AttemptFailed({ reason: describeFailure(error, timeoutMs).replaceAll(target, origin) })
-        }).pipe(
-          Effect.flatMap((status) =>
-            status >= 200 && status < 300 ? Effect.void : Effect.fail(new AttemptFailed({ reason: `answered ${status}` }))
-          )
-        )
 
       const retries = Schedule.exponential(Duration.millis(initialDelayMs)).pipe(
         Schedule.modifyDelay(({ duration }) => Effect.succeed(Duration.min(duration, maxDelay))),
@@ -159,12 +189,10 @@ export const layer = (options: Options): Layer.Layer<Events.Events | Events.Even
 
       const deliver = (event: Events.Event) =>
         Effect.gen(function*() {
-          const payload = body(event)
           let attempt = 0
-          const once = Effect.gen(function*() {
+          const once = Effect.suspend(() => {
             attempt++
-            const timestamp = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-            yield* post(event, payload, timestamp, yield* signature(timestamp, payload))
+            return sender.attempt(event)
           }).pipe(
             Effect.tapError((error) =>
               Effect.logWarning(`webhook delivery attempt ${attempt} of ${maxAttempts} failed: ${error.reason}`)
