@@ -24,7 +24,7 @@ export interface Options<E = never> {
   /** Runs of one job at most, counting runs the process died in (default 3). */
   readonly maxAttempts?: number | undefined
   /** Where events go (default `Events.layerInProcess`; `Webhooks.layer` also POSTs them to a URL). */
-  readonly events?: Layer.Layer<Events.Events | Events.EventBus> | undefined
+  readonly events?: Layer.Layer<Events.Events | Events.EventBus, E> | undefined
   /**
    * Where background jobs run (default `JobRunner.layerInProcess` with `concurrency` and
    * `maxAttempts`); a deployment of many servers gives a distributed runner here.

@@ -5,7 +5,7 @@ import { type Config, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ApiKeys, EmbeddedConverter, Formwright, type JobRunner, PdfEngine, Storage, Webhooks } from "@formwright/core"
+import { ApiKeys, EmbeddedConverter, type Events, Formwright, type JobRunner, PdfEngine, Storage, Webhooks } from "@formwright/core"
 import { FsStorage } from "@formwright/storage-fs"
 import * as NetAddress from "effect/net/NetAddress"
 import * as NodeHttp from "node:http"
@@ -89,6 +89,20 @@ export const jobsLayer = (config: ServerConfig): Layer.Layer<JobRunner.JobRunner
   )
 }
 
+/**
+ * Where events go besides this process: POSTed to the webhook from memory, or, on PostgreSQL,
+ * through the outbox table, so a delivery survives a crash and any server sends it.
+ */
+const eventsLayer = (config: ServerConfig, webhook: Webhooks.Options): Layer.Layer<Events.Events | Events.EventBus, Storage.StorageError> => {
+  const shared = database(config)
+  if (shared === undefined) return Webhooks.layer(webhook)
+  return Layer.unwrap(
+    Effect.promise(() => import("@formwright/postgres")).pipe(
+      Effect.map(({ PgWebhookOutbox }) => PgWebhookOutbox.layer({ url: shared.url, schema: shared.schema, webhook }))
+    )
+  )
+}
+
 /** Keys from FORMWRIGHT_API_KEYS, and a first key for an empty store when asked. */
 const seedKeys = (options: AppOptions) =>
   Layer.effectDiscard(
@@ -137,7 +151,7 @@ export const layerApp = (options: AppOptions) => {
       Formwright.layer({
         concurrency: config.concurrency,
         maxAttempts: config.maxAttempts,
-        events: webhook && Webhooks.layer(webhook),
+        events: webhook && eventsLayer(config, webhook),
         jobs: jobsLayer(config)
       }))
   ).pipe(Layer.provideMerge(ports))

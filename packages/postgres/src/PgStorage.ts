@@ -43,6 +43,12 @@ export interface Options {
 /** The documents table, in its schema. */
 export const documentsTable = "formwright_documents"
 
+/** Webhook deliveries not yet made (PgWebhookOutbox), in the records' schema. */
+export const outboxTable = "formwright_webhook_outbox"
+
+/** Request counters of the shared rate limits (PgRateLimiter), in the records' schema. */
+export const rateLimitsTable = "formwright_rate_limits"
+
 const migrationsTable = "formwright_migrations"
 
 const schemaName = /^[a-z_][a-z0-9_]{0,62}$/
@@ -150,6 +156,32 @@ const migrations = (schema: string) => {
       // A listing reads one scope newest first, filtering on the included columns alone.
       yield* sql`CREATE INDEX ${sql(`${documentsTable}_listing`)} ON ${sql(documents)}
         (scope, created DESC, key DESC) INCLUDE (name_folded, status) WHERE scope IS NOT NULL`
+    }),
+    "2_webhook_outbox": Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // One row per event until it is delivered (then deleted) or given up on (kept, with why).
+      // A sender claims due rows by setting claimed_until (its lease); a row whose lease ran out
+      // (its sender died) is due again.
+      yield* sql`CREATE TABLE ${sql(`${schema}.${outboxTable}`)} (
+        event_id text PRIMARY KEY,
+        body text NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt timestamptz NOT NULL DEFAULT now(),
+        claimed_until timestamptz,
+        failed_at timestamptz,
+        last_error text,
+        created timestamptz NOT NULL DEFAULT now()
+      )`
+      yield* sql`CREATE INDEX ${sql(`${outboxTable}_due`)} ON ${sql(`${schema}.${outboxTable}`)} (next_attempt) WHERE failed_at IS NULL`
+    }),
+    "3_rate_limits": Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // A token bucket per limited client: the tokens it held at `at`; the statement that takes one refills it first.
+      yield* sql`CREATE TABLE ${sql(`${schema}.${rateLimitsTable}`)} (
+        bucket text COLLATE "C" PRIMARY KEY,
+        tokens double precision NOT NULL,
+        at timestamptz NOT NULL
+      )`
     })
   })
 }
