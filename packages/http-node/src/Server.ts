@@ -17,6 +17,7 @@ import * as ContentType from "./handlers/ContentType.ts"
 import * as Edge from "./handlers/Edge.ts"
 import * as FormOwner from "./handlers/FormOwner.ts"
 import * as JsonBody from "./handlers/JsonBody.ts"
+import * as RateLimit from "./handlers/RateLimit.ts"
 import { FormsHandlers } from "./handlers/FormsHandlers.ts"
 import { ProfilesHandlers } from "./handlers/ProfilesHandlers.ts"
 import { SessionsHandlers } from "./handlers/SessionsHandlers.ts"
@@ -103,6 +104,22 @@ const eventsLayer = (config: ServerConfig, webhook: Webhooks.Options): Layer.Lay
   )
 }
 
+/**
+ * The settings of the routes. On PostgreSQL the rate limits' buckets are in the database, so a
+ * client is counted once across every server; in this process otherwise.
+ */
+const settingsLayer = (config: ServerConfig) => {
+  const shared = database(config)
+  if (shared === undefined) return Settings.layer(config)
+  const limiters = Layer.effect(
+    RateLimit.Limiters,
+    Effect.promise(() => import("@formwright/postgres")).pipe(
+      Effect.flatMap(({ PgRateLimiter }) => PgRateLimiter.makeWithPool({ url: shared.url, schema: shared.schema }))
+    )
+  )
+  return Settings.layer(config).pipe(Layer.provideMerge(limiters))
+}
+
 /** Keys from FORMWRIGHT_API_KEYS, and a first key for an empty store when asked. */
 const seedKeys = (options: AppOptions) =>
   Layer.effectDiscard(
@@ -167,7 +184,7 @@ export const layerApp = (options: AppOptions) => {
     Edge.layer
   )
   return routes.pipe(
-    Layer.provide(Settings.layer(config)),
+    Layer.provide(settingsLayer(config)),
     Layer.provide(seedKeys(options)),
     Layer.provideMerge(core)
   )

@@ -1,7 +1,7 @@
 /**
  * A ServerConfig's settings as the services the edge, the middlewares and the handlers read.
  */
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { PdfLimits } from "@formwright/core"
 import { MaxUploadBytes } from "./handlers/Body.ts"
 import { TrustProxy } from "./handlers/Client.ts"
@@ -14,7 +14,10 @@ export const layer = (config: ServerConfig) =>
   Layer.mergeAll(
     Layer.succeed(MaxUploadBytes, config.maxUploadBytes),
     Layer.succeed(PublicUrl, config.publicUrl),
-    Layer.succeed(RateLimit.CurrentRateLimiter, config.rateLimit === undefined ? undefined : RateLimit.make(config.rateLimit)),
+    Layer.effect(
+      RateLimit.CurrentRateLimiter,
+      Effect.map(RateLimit.Limiters.useSync((limiter) => limiter), (limiter) => config.rateLimit === undefined ? undefined : limiter("requests", config.rateLimit))
+    ),
     Layer.succeed(RateLimit.AuthFailureLimit, config.authFailureLimit ?? RateLimit.defaultAuthFailuresPerMinute),
     Layer.succeed(TrustProxy, config.trustProxy ?? false),
     // The edge bounds a conversion's `pages` by the same page limit the PDF work applies.

@@ -176,11 +176,13 @@ const migrations = (schema: string) => {
     }),
     "3_rate_limits": Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      // A token bucket per limited client: the tokens it held at `at`; the statement that takes one refills it first.
+      // A token bucket per limit and client: the tokens it held at `at` (the statement that takes
+      // one refills it first), and whether that statement took one.
       yield* sql`CREATE TABLE ${sql(`${schema}.${rateLimitsTable}`)} (
         bucket text COLLATE "C" PRIMARY KEY,
         tokens double precision NOT NULL,
-        at timestamptz NOT NULL
+        at timestamptz NOT NULL,
+        taken boolean NOT NULL
       )`
     })
   })

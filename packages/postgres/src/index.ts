@@ -4,3 +4,4 @@
 export * as PgStorage from "./PgStorage.ts"
 export * as PgBossJobRunner from "./PgBossJobRunner.ts"
 export * as PgWebhookOutbox from "./PgWebhookOutbox.ts"
+export * as PgRateLimiter from "./PgRateLimiter.ts"

@@ -128,6 +128,21 @@ if (typeof server === "string") {
         )
         expect(listed.profiles.find((p: any) => p.idInternal === id).data.key23).toBe("value 23")
       }))
+    it("failed authentications are counted across both servers: the limit holds whichever server is asked", () =>
+      withLogs(async () => {
+        // The default limit is 20 a minute per address; the tries alternate between the servers.
+        const tries = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? a! : b!).call("/v1/forms", { key: `wrong-key-${i}` }).then((r) => r.status)))
+        expect(tries.every((status) => status === 401), String(tries)).toBe(true)
+        // Either server now refuses the address, a valid key included, with the contract's 429.
+        for (const via of [a!, b!]) {
+          const refused = await via.call("/v1/forms")
+          expect(refused.status).toBe(429)
+          const wait = Number(refused.headers.get("retry-after"))
+          expect(wait).toBeGreaterThanOrEqual(1)
+          expect(await refused.json()).toMatchObject({ object: "error", error_message: `Too many requests; retry in ${wait} s.` })
+        }
+      }))
   })
 
   describe("a server whose PostgreSQL is down", { timeout: 60_000 }, () => {

@@ -29,7 +29,7 @@ const make = <E>(unauthorized: () => E, family: WireErrors.Family) =>
         if (Option.isNone(user)) return yield* Effect.fail(unauthorized())
         // Counted here, once the key is known good: the user is counted, not whatever else the
         // request carried (a junk bearer next to a valid x-api-key is this user's request).
-        const wait = limiter?.take(`user:${user.value}`)
+        const wait = limiter === undefined ? undefined : yield* limiter.take(`user:${user.value}`)
         if (wait !== undefined) return tooManyRequests(family, wait)
         return yield* Effect.provideService(httpEffect, CurrentUser, { id: user.value })
       })

@@ -89,7 +89,8 @@ export const layer = HttpRouter.middleware(
   Effect.gen(function*() {
     const trustProxy = yield* Client.TrustProxy
     const perMinute = yield* RateLimit.AuthFailureLimit
-    const failures = perMinute > 0 ? RateLimit.make(perMinute) : undefined
+    const limiter = yield* RateLimit.Limiters
+    const failures = perMinute > 0 ? limiter("auth-failures", perMinute) : undefined
     return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>) =>
       // Every failure is answered here; the type keeps the router's `unhandled` marker.
       (Effect.gen(function*() {
@@ -102,7 +103,7 @@ export const layer = HttpRouter.middleware(
         const address = `address:${Client.address(request, trustProxy)}`
         // An address that failed to authenticate too often is not heard on keyed routes until its
         // budget refills, whatever key it sends now.
-        const wait = publicPath.test(route) ? undefined : failures?.wait(address)
+        const wait = publicPath.test(route) || failures === undefined ? undefined : yield* failures.wait(address)
         const converter: { status: number | undefined } = { status: undefined }
         let response = wait !== undefined
           ? tooManyRequests(family, wait)
@@ -127,7 +128,7 @@ export const layer = HttpRouter.middleware(
             })
           )
         if (response.status === 401 && converter.status !== 401) {
-          failures?.take(address)
+          if (failures !== undefined) yield* failures.take(address)
           response = HttpServerResponse.setHeader(response, "www-authenticate", 'Bearer realm="formwright"')
         }
         response = withSecurityHeaders(HttpServerResponse.setHeader(response, "x-request-id", requestId), route)

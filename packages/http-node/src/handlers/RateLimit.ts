@@ -1,6 +1,6 @@
 /**
- * Request rate limits, as token buckets kept in this process (behind several servers each
- * enforces them on its own share of the traffic):
+ * Request rate limits, as token buckets: kept in this process by default, or shared by every
+ * server of a deployment (`Limiters`: on PostgreSQL, a table of buckets):
  * - an optional limit per user (FORMWRIGHT_RATE_LIMIT requests a minute), counted by the
  *   Authorization middleware once a request is authenticated, so it is the user the key belongs
  *   to that is counted, whichever header carried the key and however the path was spelled;
@@ -9,13 +9,37 @@
  *   429 on every route that needs a key, valid keys included, until its budget refills, so
  *   guessing keys costs time whatever the guesses are.
  */
-import { Context } from "effect"
+import { Context, Effect } from "effect"
 
+/** A rate limit's buckets, wherever they are kept. */
 export interface RateLimiter {
   /** Takes one token for `client`: undefined when allowed, else seconds to wait. */
-  readonly take: (client: string) => number | undefined
+  readonly take: (client: string) => Effect.Effect<number | undefined>
   /** Seconds until `client` has a token, without taking one; undefined when it has one now. */
+  readonly wait: (client: string) => Effect.Effect<number | undefined>
+}
+
+/** The buckets of one process, answered at once. */
+export interface LocalRateLimiter {
+  readonly take: (client: string) => number | undefined
   readonly wait: (client: string) => number | undefined
+}
+
+/**
+ * Makes the limiter named `name` (`requests`, `auth-failures`) allowing `perMinute` a minute per
+ * client. By default its buckets are in this process (`inProcess`).
+ */
+export class Limiters extends Context.Reference<(name: string, perMinute: number) => RateLimiter>("@formwright/http-node/Limiters", {
+  defaultValue: () => (_name, perMinute) => inProcess(perMinute)
+}) {}
+
+/** `perMinute` tokens a minute per client, in this process. */
+export const inProcess = (perMinute: number): RateLimiter => {
+  const local = make(perMinute)
+  return {
+    take: (client) => Effect.sync(() => local.take(client)),
+    wait: (client) => Effect.sync(() => local.wait(client))
+  }
 }
 
 /** The per-user request limit in force; by default none. */
@@ -36,7 +60,7 @@ export class AuthFailureLimit extends Context.Reference<number>("@formwright/htt
 }) {}
 
 /** `perMinute` tokens a minute, with bursts up to the same number. */
-export const make = (perMinute: number, now: () => number = Date.now): RateLimiter => {
+export const make = (perMinute: number, now: () => number = Date.now): LocalRateLimiter => {
   const buckets = new Map<string, { tokens: number; at: number }>()
   const refillPerMs = perMinute / 60_000
   let lastSweep = now()
