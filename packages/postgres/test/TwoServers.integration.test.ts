@@ -5,7 +5,7 @@
  * nothing; records are rows, not files. And a server whose database is down does not start.
  * Runs against the PostgreSQL of test/support/PgTestServer.ts.
  */
-import { Fixtures, ServerProcess } from "@formwright/testing"
+import { Fixtures, FlatFixtures, ServerProcess } from "@formwright/testing"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
@@ -128,6 +128,22 @@ if (typeof server === "string") {
         )
         expect(listed.profiles.find((p: any) => p.idInternal === id).data.key23).toBe("value 23")
       }))
+    it("a conversion started on one runs once, on pg-boss, and is polled to completion on the other", () =>
+      withLogs(async () => {
+        const { bytes } = await FlatFixtures.flatApplicationForm()
+        const started = await a!.call("/v1/utils/convert", { method: "POST", headers: { "content-type": "application/pdf" }, body: Buffer.from(bytes) })
+        expect(started.status).toBe(200)
+        const { job_id: jobId } = await started.json()
+        const final = await poll(
+          () => b!.call(`/v1/utils/convert/${jobId}/status`).then((r) => r.json()),
+          (status: any) => status.status === "completed" || status.status === "failed",
+          60_000
+        )
+        expect(final.status).toBe("completed")
+        const jobs = await rows((sql) => sql`SELECT state FROM ${sql(`${schema}_jobs.job`)} WHERE name = 'formwright-conversion'`)
+        expect(jobs.map((job) => job.state), "one pg-boss job, completed").toEqual(["completed"])
+      }))
+
     it("failed authentications are counted across both servers: the limit holds whichever server is asked", () =>
       withLogs(async () => {
         // The default limit is 20 a minute per address; the tries alternate between the servers.
