@@ -83,6 +83,8 @@ export const layer = (options: Options): Layer.Layer<JobRunner.JobRunner, Storag
       const concurrency = Math.max(1, Math.floor(options.concurrency ?? 2))
       const pollSeconds = Math.max(0.5, options.pollSeconds ?? 1)
 
+      // pg-boss's background reports are logged through this layer's logger.
+      const context = yield* Effect.context<never>()
       const boss = yield* Effect.acquireRelease(
         Effect.tryPromise({
           try: async () => {
@@ -98,7 +100,7 @@ export const layer = (options: Options): Layer.Layer<JobRunner.JobRunner, Storag
             })
             // pg-boss reports background failures (a lost connection, say) as events; unheard, an
             // `error` event would throw.
-            boss.on("error", (error) => Effect.runFork(Effect.logWarning(`pg-boss: ${error.message}`)))
+            boss.on("error", (error) => Effect.runForkWith(context)(Effect.logWarning(`pg-boss: ${error.message}`)))
             await boss.start()
             return boss
           },
