@@ -177,6 +177,88 @@ describe("detector sources on generated pages: leaders, tall cells, numbered cel
   )
 })
 
+describe("detector sources on generated pages: tinted forms, upright boxes, numbered scales, items of several lines", () => {
+  it.effect("white boxes on a tinted page are fields; a white box on white paper is nothing", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // A tinted panel with two white boxes on it (labels above), and a white box off the panel.
+        p.drawRectangle({ x: 40, y: 500, width: 530, height: 200, color: rgb(0.93, 0.87, 0.75) })
+        p.drawText("Name of applicant", { x: 50, y: 680, size: 8, font })
+        p.drawRectangle({ x: 50, y: 655, width: 250, height: 20, color: rgb(1, 1, 1) })
+        p.drawText("Date of birth", { x: 320, y: 680, size: 8, font })
+        p.drawRectangle({ x: 320, y: 655, width: 120, height: 20, color: rgb(1, 1, 1) })
+        p.drawRectangle({ x: 50, y: 300, width: 250, height: 20, color: rgb(1, 1, 1) })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.map((f) => [f.kind, f.name])).toEqual([
+        ["Text", "Name of applicant"],
+        ["Text", "Date of birth"]
+      ])
+      expect(near(fields[0]!, 50, 655, 300, 675, 1.5)).toBe(true)
+    })
+  )
+
+  it.effect("a small box taller than wide beside a caption is a check box; upright boxes side by side take digits", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("Male", { x: 50, y: 706, size: 9, font })
+        p.drawRectangle({ x: 75, y: 700, width: 12, height: 20, borderWidth: 0.75, borderColor: black })
+        p.drawText("Female", { x: 100, y: 706, size: 9, font })
+        p.drawRectangle({ x: 132, y: 700, width: 12, height: 20, borderWidth: 0.75, borderColor: black })
+        // "Pounds [ ][ ][ ]": one digit per box, no check boxes.
+        p.drawText("Pounds", { x: 50, y: 606, size: 9, font })
+        for (let k = 0; k < 3; k++) p.drawRectangle({ x: 90 + 16 * k, y: 600, width: 12, height: 20, borderWidth: 0.75, borderColor: black })
+      })
+      const fields = yield* detect(bytes)
+      const boxes = fields.filter((f) => f.kind === "CheckBox")
+      expect(boxes.map((f) => Math.round(f.rect.x1))).toEqual([75, 132])
+      expect(boxes.every((f) => f.rect.y2 > 650)).toBe(true)
+    })
+  )
+
+  it.effect("a row of cells numbered 1 to 5 is a scale of five check boxes; a row numbering the empty columns under it is not", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        const grid = (top: number, rows: number) => {
+          for (let r = 0; r <= rows; r++) p.drawLine({ start: { x: 200, y: top - 16 * r }, end: { x: 500, y: top - 16 * r }, thickness: 0.5, color: black })
+          for (let c = 0; c <= 5; c++) p.drawLine({ start: { x: 200 + 60 * c, y: top }, end: { x: 200 + 60 * c, y: top - 16 * rows }, thickness: 0.5, color: black })
+        }
+        p.drawText("How often do you read?", { x: 50, y: 704, size: 9, font })
+        grid(716, 1)
+        for (let c = 0; c < 5; c++) p.drawText(String(c + 1), { x: 228 + 60 * c, y: 704, size: 9, font })
+        // Column numbers over three empty rows: a table to write in.
+        p.drawText("Amounts", { x: 50, y: 604, size: 9, font })
+        grid(616, 4)
+        for (let c = 0; c < 5; c++) p.drawText(String(c + 1), { x: 228 + 60 * c, y: 604, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      const scale = fields.filter((f) => f.kind === "CheckBox")
+      expect(scale).toHaveLength(5)
+      expect(scale.every((f) => f.rect.y1 > 690 && f.rect.x2 - f.rect.x1 > 50)).toBe(true)
+      expect(fields.filter((f) => f.kind === "Text" && f.rect.y2 < 600).length).toBeGreaterThanOrEqual(15)
+    })
+  )
+
+  it.effect("a tall row cell beside an item printed on two lines gets its field on the item's last line", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // Item text in its own column | an amount column far to its right, under its header;
+        // the row is two lines tall.
+        for (const y of [600, 626, 640]) p.drawLine({ start: { x: 40, y }, end: { x: 560, y }, thickness: 0.5, color: black })
+        for (const x of [40, 440, 560]) p.drawLine({ start: { x, y: 600 }, end: { x, y: 640 }, thickness: 0.5, color: black })
+        p.drawText("Amount", { x: 480, y: 630, size: 8, font })
+        p.drawText("76 Dividends paid by:", { x: 45, y: 615, size: 9, font })
+        p.drawText("a  corporations in the country", { x: 55, y: 603, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      const amount = fields.find((f) => f.rect.x1 > 440)
+      expect(amount).toBeDefined()
+      expect(amount!.rect.y1).toBeLessThan(603)
+      expect(amount!.rect.y2).toBeLessThan(614)
+    })
+  )
+})
+
 describe("Tables.analyse", () => {
   it("closes cells between walls and lines, opens a cell between two equal walls under a short leader, and walls a borderless table at its line ends", () => {
     const h = (x1: number, x2: number, y: number) => ({ x1, x2, y, thickness: 0.5 })

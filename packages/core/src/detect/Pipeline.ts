@@ -14,6 +14,7 @@ import * as BoxGlyphs from "./sources/BoxGlyphs.ts"
 import * as CheckSquares from "./sources/CheckSquares.ts"
 import * as Combs from "./sources/Combs.ts"
 import * as Rules from "./sources/Rules.ts"
+import * as ScaleCells from "./sources/ScaleCells.ts"
 import * as UnderscoreFields from "./sources/UnderscoreFields.ts"
 import * as Tables from "./Tables.ts"
 import type { TextPiece } from "./Underscores.ts"
@@ -65,6 +66,7 @@ const SOURCES: ReadonlyArray<(context: PageContext) => Array<Candidate>> = [
   Boxes.candidates,
   Combs.candidates,
   CheckSquares.candidates,
+  ScaleCells.candidates,
   BoxGlyphs.candidates
 ]
 
@@ -83,8 +85,24 @@ const clipToPage = (graphics: PageGraphics, view: PageInput["view"]): PageGraphi
     verticals: graphics.verticals.filter((v) => v.x >= vx1 - 1 && v.x <= vx2 + 1 && v.y2 > vy1 && v.y1 < vy2),
     boxes: graphics.boxes.filter(within),
     marks: graphics.marks.filter(within),
-    circles: (graphics.circles ?? []).filter(within)
+    circles: (graphics.circles ?? []).filter(within),
+    whites: (graphics.whites ?? []).filter(within)
   }
+}
+
+/**
+ * White rectangles painted on a tinted area: the blank boxes of a form printed on a coloured
+ * background, as plain to a reader as outlined ones, so kept as outlined boxes. A white
+ * rectangle on white paper shows nothing and is left out.
+ */
+const boxesOnTint = (graphics: PageGraphics): Array<Box> => {
+  const tints = graphics.boxes.filter((b) => b.filled)
+  if (tints.length === 0) return []
+  return (graphics.whites ?? []).flatMap((w) =>
+    tints.some((t) => t.x1 <= w.x1 + 0.5 && t.x2 >= w.x2 - 0.5 && t.y1 <= w.y1 + 0.5 && t.y2 >= w.y2 - 0.5 && area(t) >= 2 * area(w))
+      ? [{ ...w, stroked: true }]
+      : []
+  )
 }
 
 /** Double borders and fill-then-stroke draw one box twice. */
@@ -119,7 +137,7 @@ export const context = (raw: PageInput, options: DetectOptions): PageContext => 
   const clipped = clipToPage(raw.graphics, raw.view)
   // A technical drawing or map is no form, and pairwise analysis of its shapes would take long.
   const shapes = clipped.horizontals.length + clipped.verticals.length + clipped.boxes.length + clipped.marks.length
-  const graphics = shapes > MAX_SHAPES ? EMPTY_GRAPHICS : clipped
+  const graphics = shapes > MAX_SHAPES ? EMPTY_GRAPHICS : { ...clipped, boxes: [...clipped.boxes, ...boxesOnTint(clipped)] }
   const input = { ...raw, graphics }
   const { pieces, underscores, glyphs } = Underscores.split(input.runs)
   // A box's edges are lines too: a row drawn as one rectangle with dividers inside is a table.
@@ -157,6 +175,31 @@ const capTop = (rect: Rect, pieces: ReadonlyArray<TextPiece>, graphics: PageGrap
   for (const m of graphics.marks) consider(m.x1, m.x2, m.y1)
   for (const o of others) consider(o.x1, o.x2, o.y1)
   return { ...rect, y2: Math.max(rect.y1 + 8, limit) }
+}
+
+/**
+ * The lowest baseline of the text left of a tall field within its height, in the label's column
+ * and size: the last line of the item the label starts.
+ */
+const lastLineOf = (rect: Rect, label: Labels.Label, pieces: ReadonlyArray<TextPiece>): number => {
+  let lowest = label.baseline
+  for (const p of pieces) {
+    if (p.y >= lowest || p.y - 0.25 * p.size < rect.y1 - 1 || p.x2 > rect.x1 + 1 || rect.x1 - p.x2 > Labels.MAX_LEFT) continue
+    if (Math.abs(p.size - label.size) > 0.25 * label.size) continue
+    lowest = p.y
+  }
+  return lowest
+}
+
+/** The line of a tall row cell its value goes on, when the row's text left of it has several lines. */
+const onRowsLastLine = (rect: Rect, pieces: ReadonlyArray<TextPiece>): Rect | undefined => {
+  const left = pieces.filter((p) => p.x2 <= rect.x1 + 1 && p.y > rect.y1 && p.y + 0.5 * p.size < rect.y2)
+  if (left.length === 0) return undefined
+  const lowest = left.reduce((a, b) => (b.y < a.y ? b : a))
+  const lines = new Set(left.map((p) => Math.round(p.y / (0.5 * lowest.size))))
+  if (lines.size < 2 || lowest.y > (rect.y1 + rect.y2) / 2) return undefined
+  const y1 = Math.max(rect.y1, lowest.y - 0.35 * lowest.size)
+  return { ...rect, y1, y2: Math.min(rect.y2, y1 + Math.max(12, 1.35 * lowest.size)) }
 }
 
 interface Named {
@@ -237,10 +280,18 @@ export const detectPage = (raw: PageInput, options: DetectOptions): Array<PageDe
     let rect = d.rect
     const label = named.label
     if (!d.sized && d.kind === "Text" && !d.multiline && label?.position === "left" && height(rect) > TALL_FOR_ONE_LINE * label.size) {
-      // A cell two or more lines tall whose label sits on one of its lines (a tax form's
-      // amount column next to a two-line item): the amount goes on the label's line.
-      const y1 = Math.max(rect.y1, label.baseline - 0.35 * label.size)
+      // A cell two or more lines tall beside an item of several lines (a tax form's amount
+      // column next to "Total ... Add lines 1 through 5 / ... Enter here ▶"): the amount goes on
+      // the item's last line, where its leader dots end.
+      const baseline = lastLineOf(rect, label, pieces)
+      const y1 = Math.max(rect.y1, baseline - 0.35 * label.size)
       rect = { ...rect, y1, y2: Math.min(rect.y2, y1 + Math.max(12, 1.35 * label.size)) }
+    } else if (!d.sized && d.kind === "Text" && !d.multiline && (d.source === "cell" || d.source === "box") && label?.position !== "left" &&
+      height(rect) > TALL_FOR_ONE_LINE * page.fontSize) {
+      // A cell of a table row two or more lines tall, its row's item printed on several lines
+      // to the left ("76 Dividends paid by:" over "a U.S. corporations"): the amount goes on
+      // the row's last line.
+      rect = onRowsLastLine(rect, pieces) ?? rect
     }
     if (d.sized) {
       const size = named.label?.position === "left" ? named.label.size : undefined

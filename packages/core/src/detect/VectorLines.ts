@@ -41,6 +41,8 @@ export interface VerticalSegment {
 /** A closed rectangle: stroked (an outlined box) or only filled (a shaded area). */
 export interface Box extends Rect {
   readonly stroked: boolean
+  /** Painted with a visible (non-white) fill: a tinted area. */
+  readonly filled?: boolean
 }
 
 /** Everything of interest the page draws, in user space. */
@@ -56,6 +58,11 @@ export interface PageGraphics {
   readonly marks: ReadonlyArray<Rect>
   /** Small closed curves about as wide as tall (radio buttons, round check boxes); also in `marks`. */
   readonly circles?: ReadonlyArray<Rect>
+  /**
+   * Rectangles filled white (and not stroked): invisible on paper, but on a tinted area they are
+   * the blank boxes a person writes in (see `Pipeline`, which keeps those over a shaded area).
+   */
+  readonly whites?: ReadonlyArray<Rect>
 }
 
 /** The subset of pdf.js's `PDFOperatorList` read here (kept structural so tests can build one). */
@@ -74,12 +81,17 @@ const isVisibleColor = (hex: unknown): boolean => {
   return !(r! >= 0xf0 && g! >= 0xf0 && b! >= 0xf0)
 }
 
+/** Only a colour given as near-white counts as white (a pattern or an unknown colour does not). */
+const isWhite = (hex: unknown): boolean => typeof hex === "string" && /^#[0-9a-f]{6}$/i.test(hex) && !isVisibleColor(hex)
+
 interface GraphicsState {
   ctm: Matrix
   lineWidth: number
   dashed: boolean
   strokeVisible: boolean
   fillVisible: boolean
+  /** Filling in (near) white: invisible on paper, a blank box on a tinted area. */
+  fillWhite: boolean
   /** Filling with a tiling pattern: hatching that marks an area "not applicable". */
   fillHatched: boolean
 }
@@ -99,6 +111,8 @@ const MIN_CIRCLE = 5
 const MAX_CIRCLE = 20
 /** More buttons than any form has: the rest of a drawing's dots are not read as buttons. */
 const MAX_CIRCLES = 2_000
+/** White rectangles kept per page: more are a drawing's knock-outs, not a form's boxes. */
+const MAX_WHITES = 5_000
 
 interface SubPath {
   readonly points: Array<[number, number]>
@@ -226,7 +240,8 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
   const boxes: Array<Box> = []
   const marks: Array<Rect> = []
   const circles: Array<Rect> = []
-  let state: GraphicsState = { ctm: IDENTITY, lineWidth: 1, dashed: false, strokeVisible: true, fillVisible: true, fillHatched: false }
+  const whites: Array<Rect> = []
+  let state: GraphicsState = { ctm: IDENTITY, lineWidth: 1, dashed: false, strokeVisible: true, fillVisible: true, fillWhite: false, fillHatched: false }
   const stack: Array<GraphicsState> = []
 
   /** Records an axis-aligned segment; false for a slanted one (or a point). */
@@ -239,12 +254,12 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
     else return false
     return true
   }
-  const addThinOrBox = (r: Rect, stroked: boolean, extra: number) => {
+  const addThinOrBox = (r: Rect, stroked: boolean, filled: boolean, extra: number) => {
     const w = r.x2 - r.x1
     const h = r.y2 - r.y1
     if (h <= THIN && w > h) horizontals.push({ x1: r.x1, x2: r.x2, y: (r.y1 + r.y2) / 2, thickness: h + extra })
     else if (w <= THIN && h > w) verticals.push({ x: (r.x1 + r.x2) / 2, y1: r.y1, y2: r.y2, thickness: w + extra })
-    else boxes.push({ ...r, stroked })
+    else boxes.push(filled ? { ...r, stroked, filled } : { ...r, stroked })
   }
 
   for (let i = 0; i < list.fnArray.length; i++) {
@@ -286,10 +301,12 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
         break
       case OPS.setFillRGBColor:
         state.fillVisible = isVisibleColor(args?.[0])
+        state.fillWhite = isWhite(args?.[0])
         state.fillHatched = false
         break
       case OPS.setFillColorN:
         state.fillVisible = true
+        state.fillWhite = false
         state.fillHatched = Array.isArray(args) && args[0] === "TilingPattern"
         break
       case OPS.setStrokeTransparent:
@@ -297,6 +314,7 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
         break
       case OPS.setFillTransparent:
         state.fillVisible = false
+        state.fillWhite = false
         break
       case OPS.setGState: {
         for (const entry of (args?.[0] as Array<[string, unknown]> | undefined) ?? []) {
@@ -304,7 +322,10 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
           const [key, value] = entry
           if (key === "LW" && typeof value === "number") state.lineWidth = Math.abs(value)
           if (key === "CA" && value === 0) state.strokeVisible = false
-          if (key === "ca" && value === 0) state.fillVisible = false
+          if (key === "ca" && value === 0) {
+            state.fillVisible = false
+            state.fillWhite = false
+          }
         }
         break
       }
@@ -314,7 +335,15 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
         if (!data) break
         const stroke = (STROKES.has(paint) || FILL_STROKES.has(paint)) && state.strokeVisible
         const fill = (FILLS.has(paint) || FILL_STROKES.has(paint)) && state.fillVisible
-        if (!stroke && !fill) break
+        if (!stroke && !fill) {
+          if (FILLS.has(paint) && state.fillWhite) {
+            for (const path of splitPath(data, state.ctm)) {
+              const rect = asRectangle(path)
+              if (rect && rect.x2 - rect.x1 > THIN && rect.y2 - rect.y1 > THIN && whites.length < MAX_WHITES) whites.push(rect)
+            }
+          }
+          break
+        }
         const scale = Math.sqrt(Math.abs(state.ctm[0] * state.ctm[3] - state.ctm[1] * state.ctm[2])) || 1
         const lineWidth = stroke ? Math.max(state.lineWidth * scale, 0.1) : 0
         for (const path of splitPath(data, state.ctm)) {
@@ -328,7 +357,7 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
           } else if (rect && fill && !stroke && state.fillHatched) {
             marks.push(rect)
           } else if (rect) {
-            addThinOrBox(rect, stroke, lineWidth)
+            addThinOrBox(rect, stroke, fill, lineWidth)
           } else if ((fill && !stroke) || path.curved) {
             const mark = bounds(path.points)
             if (mark && mark.x2 - mark.x1 <= MAX_MARK && mark.y2 - mark.y1 <= MAX_MARK) marks.push(mark)
@@ -349,7 +378,7 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
       }
     }
   }
-  return { horizontals: mergeHorizontals(horizontals), verticals: mergeVerticals(verticals), boxes, marks, circles: dedupeCircles(circles.slice(0, MAX_CIRCLES)) }
+  return { horizontals: mergeHorizontals(horizontals), verticals: mergeVerticals(verticals), boxes, marks, circles: dedupeCircles(circles.slice(0, MAX_CIRCLES)), whites }
 }
 
 /** A closed curve as wide as tall, of button size: its points lie on all four sides. */

@@ -16,6 +16,17 @@ export const isCheckSquare = (r: Rect): boolean => {
   return w >= MIN_SIDE && w <= MAX_SIDE && h >= MIN_SIDE && h <= MAX_SIDE && Math.abs(w - h) <= 0.25 * Math.max(w, h)
 }
 
+/**
+ * A small box up to about twice as tall as wide ("Male [ ]" drawn to the height of a row): too
+ * narrow for any text, it is ticked. Wider-than-tall boxes are left to the text sources.
+ */
+const UPRIGHT_RATIO = 1.9
+const MAX_UPRIGHT_HEIGHT = 28
+const isUprightBox = (r: Rect): boolean => {
+  const [w, h] = [width(r), height(r)]
+  return w >= MIN_SIDE && w <= MAX_SIDE && h > w && h <= UPRIGHT_RATIO * w && h <= MAX_UPRIGHT_HEIGHT
+}
+
 /** Comb cells and character boxes touch their neighbours; a checkbox stands alone. */
 const touchesAnother = (b: Box, boxes: ReadonlyArray<Box>): boolean =>
   boxes.some((o) => {
@@ -28,6 +39,18 @@ const touchesAnother = (b: Box, boxes: ReadonlyArray<Box>): boolean =>
       (vertical && (Math.abs(o.x1 - b.x2) <= 2 || Math.abs(o.x2 - b.x1) <= 2)) ||
       (horizontal && (Math.abs(o.y1 - b.y2) <= 2 || Math.abs(o.y2 - b.y1) <= 2))
     )
+  })
+
+/**
+ * Upright boxes side by side with nothing printed between them ("Pounds [ ][ ][ ]") take one
+ * digit each; check boxes in a row are kept apart by their captions.
+ */
+const digitBoxes = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray<TextPiece>): boolean =>
+  boxes.some((o) => {
+    if (o === b || Math.abs(height(o) - height(b)) > 1.5 || Math.abs(width(o) - width(b)) > 1.5 || Math.abs(o.y1 - b.y1) > 1.5) return false
+    const [left, right] = o.x1 < b.x1 ? [o, b] : [b, o]
+    const gap = right.x1 - left.x2
+    return gap >= 0 && gap <= width(b) && !pieces.some((p) => p.x2 > left.x2 && p.x1 < right.x1 && p.y > b.y1 - 2 && p.y < b.y2)
   })
 
 /**
@@ -53,13 +76,14 @@ export const candidates = (context: PageContext): Array<Candidate> => {
   const { boxes, pieces, input } = context
   const out: Array<Candidate> = []
   for (const b of boxes) {
-    if (!isCheckSquare(b) || holdsWords(b, pieces)) continue
+    if (!(isCheckSquare(b) || isUprightBox(b)) || holdsWords(b, pieces)) continue
     // A small square holding a drawing (not the box's own tick) is an icon, not a box.
     const inked = input.graphics.marks.some((m) => {
       const [cx, cy] = [(m.x1 + m.x2) / 2, (m.y1 + m.y2) / 2]
       return cx > b.x1 && cx < b.x2 && cy > b.y1 && cy < b.y2 && width(m) < 0.5 * width(b)
     })
-    if (inked || (touchesAnother(b, boxes) && !ownCaption(b, pieces))) continue
+    if (inked) continue
+    if (isCheckSquare(b) ? touchesAnother(b, boxes) && !ownCaption(b, pieces) : touchesAnother(b, boxes) || digitBoxes(b, boxes, pieces)) continue
     out.push({ kind: "CheckBox", source: "checkbox", rect: b, band: [b.y1, b.y2], sized: false, features: {} })
   }
   for (const c of input.graphics.circles ?? []) {
