@@ -259,6 +259,44 @@ describe("detector sources on generated pages: tinted forms, upright boxes, numb
   )
 })
 
+describe("detector sources on generated pages: answer areas and small boxes", () => {
+  it.effect("a question over blank room and a line gets the whole room as a multi-line answer; ruled paper across the page is one area", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("(d) List any disabilities you wish to reveal:", { x: 72, y: 700, size: 10, font })
+        p.drawLine({ start: { x: 72, y: 650 }, end: { x: 540, y: 650 }, thickness: 0.75, color: black })
+        p.drawText("b. Conduct and statements others have seen or heard:", { x: 54, y: 560, size: 10, font })
+        for (const y of [536, 512, 488]) p.drawLine({ start: { x: 66, y }, end: { x: 585, y }, thickness: 0.75, color: black })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields).toHaveLength(2)
+      const [answer, ruled] = fields
+      expect(answer!.multiline).toBe(true)
+      expect(answer!.rect.y1).toBeLessThan(652)
+      expect(answer!.rect.y2).toBeGreaterThan(690)
+      expect(answer!.rect.y2).toBeLessThan(700)
+      expect(ruled!.multiline).toBe(true)
+      expect(ruled!.rect.y1).toBeLessThan(490)
+      expect(ruled!.rect.y2).toBeGreaterThan(540)
+      // Under the question, never over it.
+      expect(ruled!.rect.y2).toBeLessThan(558)
+    })
+  )
+
+  it.effect("a check box drawn smaller than 8 pt gets a widget of 8 pt about its centre", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawRectangle({ x: 100, y: 600, width: 6, height: 6, borderWidth: 0.5, borderColor: black })
+        p.drawText("education", { x: 110, y: 600, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields).toHaveLength(1)
+      expect(fields[0]!.kind).toBe("CheckBox")
+      expect(near(fields[0]!, 99, 599, 107, 607, 0.6)).toBe(true)
+    })
+  )
+})
+
 describe("Tables.analyse", () => {
   it("closes cells between walls and lines, opens a cell between two equal walls under a short leader, and walls a borderless table at its line ends", () => {
     const h = (x1: number, x2: number, y: number) => ({ x1, x2, y, thickness: 0.5 })

@@ -47,7 +47,11 @@ export const merge = (candidates: ReadonlyArray<Candidate>, context: PageContext
     for (const c of stack) used.add(c)
     const bottom = stack[stack.length - 1]!
     const pitch = (top.line! - bottom.line!) / (stack.length - 1)
-    const rect = { x1: top.rect.x1, y1: bottom.rect.y1, x2: top.rect.x2, y2: top.rect.y1 + pitch }
+    // One pitch above the top line, but never over the question printed there.
+    const textAbove = context.pieces
+      .filter((p) => p.x2 > top.rect.x1 && p.x1 < top.rect.x2 && pieceBottom(p) > top.line!)
+      .map((p) => pieceBottom(p) - 0.5)
+    const rect = { x1: top.rect.x1, y1: bottom.rect.y1, x2: top.rect.x2, y2: Math.min(top.rect.y1 + pitch, ...textAbove) }
     merged.push({
       kind: "Text",
       source: top.source,
@@ -60,3 +64,41 @@ export const merge = (candidates: ReadonlyArray<Candidate>, context: PageContext
   }
   return [...candidates.filter((c) => !used.has(c)), ...merged]
 }
+
+/** Lines of blank space above a line, under its question, that make it an answer area. */
+const ANSWER_LINES = 2.5
+const MAX_ANSWER_HEIGHT = 120
+/** A prompt that asks for an answer: it ends with a colon or a question mark. */
+const PROMPT = /[:?：？]\s*$/u
+
+/**
+ * A line under a question with several lines of blank space between them ("(d) List any
+ * disabilities you wish to reveal:", then room, then the line): the whole space is the answer, as
+ * a person filling the form by hand uses it. Nothing but blank paper may lie between.
+ */
+const answerArea = (c: Candidate, context: PageContext, others: ReadonlyArray<Candidate>): Candidate | undefined => {
+  const rect = c.rect
+  const line = c.line!
+  const overlapsX = (x1: number, x2: number) => x1 < rect.x2 - 1 && x2 > rect.x1 + 1
+  const above = context.pieces.filter((p) => overlapsX(p.x1, p.x2) && pieceBottom(p) > line + 1).sort((a, b) => pieceBottom(a) - pieceBottom(b))
+  const question = above[0]
+  if (!question) return undefined
+  const top = pieceBottom(question) - 1
+  if (top - line < ANSWER_LINES * context.fontSize || top - line > MAX_ANSWER_HEIGHT) return undefined
+  // The question's own line: it ends asking, and starts near where the answer line starts.
+  const words = context.pieces.filter((p) => Math.abs(p.y - question.y) < 0.3 * question.size).sort((a, b) => a.x2 - b.x2)
+  if (!PROMPT.test(words.at(-1)!.text) || Math.min(...words.map((p) => p.x1)) > rect.x1 + 60) return undefined
+  const between = (y1: number, y2: number) => y2 > line + 1 && y1 < top
+  const { horizontals, boxes, marks } = context.input.graphics
+  if (horizontals.some((h) => overlapsX(h.x1, h.x2) && between(h.y, h.y))) return undefined
+  if ([...boxes, ...marks].some((b) => overlapsX(b.x1, b.x2) && between(b.y1, b.y2))) return undefined
+  if (others.some((o) => o !== c && overlapsX(o.rect.x1, o.rect.x2) && between(o.rect.y1, o.rect.y2))) return undefined
+  const area = { x1: rect.x1, y1: rect.y1, x2: rect.x2, y2: top }
+  return { ...c, rect: area, band: [area.y1, area.y2], sized: false, multiline: true }
+}
+
+/** Lines that are the bottom of an answer area become the area (see `answerArea`). */
+export const answerAreas = (candidates: ReadonlyArray<Candidate>, context: PageContext): Array<Candidate> =>
+  candidates.map((c) =>
+    c.kind === "Text" && isLine(c) && !c.multiline && !labelledOnLeft(c, context) ? answerArea(c, context, candidates) ?? c : c
+  )

@@ -260,7 +260,7 @@ export const detectPage = (raw: PageInput, options: DetectOptions): Array<PageDe
   const page = context(raw, options)
   const { input, pieces } = page
   const accepted: Array<Candidate> = []
-  const candidates = MultiLines.merge(SOURCES.flatMap((source) => source(page)).slice(0, MAX_CANDIDATES), page)
+  const candidates = MultiLines.answerAreas(MultiLines.merge(SOURCES.flatMap((source) => source(page)).slice(0, MAX_CANDIDATES), page), page)
     .sort((a, b) => PRIORITY[a.source] - PRIORITY[b.source] || area(b.rect) - area(a.rect))
   for (const d of candidates) {
     if (accepted.some((a) => overlapRatio(a.rect, d.rect) > 0.4)) continue

@@ -19,8 +19,9 @@ export const score = (candidate: Candidate, label: Labels.Label | undefined, pag
       if (length < 30) c -= 0.1
       break
     case "rule":
-      // A long rule with no words near it is a separator between sections.
-      if (!label && length > 0.4 * pageWidth) return 0
+      // A long rule with no words near it is a separator between sections; three or more
+      // stacked at an even pitch are ruled paper for an answer.
+      if (!label && length > 0.4 * pageWidth && !candidate.multiline) return 0
       c = label?.position === "left" ? 0.8 : label?.position === "above" ? 0.65 : label ? 0.6 : 0.35
       if (length < 50) c -= 0.15
       if (f.dashed) c -= 0.15

@@ -7,8 +7,17 @@ import { height, pieceCentreInside, width } from "../Geometry.ts"
 import type { TextPiece } from "../Underscores.ts"
 import type { Box, Rect } from "../VectorLines.ts"
 
-/** Check boxes are drawn at 6-20 pt: smaller is a bullet, larger a character or photo box. */
-const MIN_SIDE = 6
+/** Check boxes are drawn at 5.5-20 pt: smaller is a bullet, larger a character or photo box. */
+const MIN_SIDE = 5.5
+/** A widget smaller than this is hard to click and to see ticked: a small square gets this much room. */
+const MIN_WIDGET = 8
+
+/** The square grown, about its centre, to a widget a person can click. */
+const clickable = (r: Rect): Rect => {
+  const [cx, cy] = [(r.x1 + r.x2) / 2, (r.y1 + r.y2) / 2]
+  const [w, h] = [Math.max(width(r), MIN_WIDGET), Math.max(height(r), MIN_WIDGET)]
+  return { x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2 }
+}
 const MAX_SIDE = 20
 
 export const isCheckSquare = (r: Rect): boolean => {
@@ -84,11 +93,13 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     })
     if (inked) continue
     if (isCheckSquare(b) ? touchesAnother(b, boxes) && !ownCaption(b, pieces) : touchesAnother(b, boxes) || digitBoxes(b, boxes, pieces)) continue
-    out.push({ kind: "CheckBox", source: "checkbox", rect: b, band: [b.y1, b.y2], sized: false, features: {} })
+    const rect = clickable(b)
+    out.push({ kind: "CheckBox", source: "checkbox", rect, band: [rect.y1, rect.y2], sized: false, features: {} })
   }
   for (const c of input.graphics.circles ?? []) {
     if (holdsWords(c, pieces)) continue
-    out.push({ kind: "CheckBox", source: "checkbox", rect: c, band: [c.y1, c.y2], sized: false, features: { round: true } })
+    const rect = clickable(c)
+    out.push({ kind: "CheckBox", source: "checkbox", rect, band: [rect.y1, rect.y2], sized: false, features: { round: true } })
   }
   return out
 }
