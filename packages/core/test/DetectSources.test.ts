@@ -283,6 +283,21 @@ describe("detector sources on generated pages: answer areas and small boxes", ()
     })
   )
 
+  it.effect("a tall drawn panel with its caption in its top is one multi-line field under the caption", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawRectangle({ x: 20, y: 300, width: 180, height: 220, borderWidth: 1, borderColor: black })
+        p.drawText("Notes", { x: 90, y: 508, size: 10, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields).toHaveLength(1)
+      expect(fields[0]!.multiline).toBe(true)
+      expect(fields[0]!.rect.y1).toBeLessThan(302)
+      expect(fields[0]!.rect.y2).toBeGreaterThan(490)
+      expect(fields[0]!.rect.y2).toBeLessThan(508)
+    })
+  )
+
   it.effect("a check box drawn smaller than 8 pt gets a widget of 8 pt about its centre", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

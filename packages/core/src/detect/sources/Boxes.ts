@@ -12,6 +12,8 @@ import { isCheckSquare } from "./CheckSquares.ts"
 
 /** Narrowest box worth a text field: about three digits at a form's usual 9-10 pt. */
 const MIN_BOX_WIDTH = 16
+/** A captioned panel taller than this is a page region, not one field. */
+const MAX_PANEL_HEIGHT = 400
 const ITEM_NUMBER = /^\(?\d{1,3}[a-z]?[.)]?$/i
 
 /** A box with a rule across its inside is a frame around fields, not one field. */
@@ -51,7 +53,9 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     const inked = input.graphics.marks.some((m) => (m.x1 + m.x2) / 2 > b.x1 && (m.x1 + m.x2) / 2 < b.x2 && (m.y1 + m.y2) / 2 > b.y1 && (m.y1 + m.y2) / 2 < b.y2)
     if (inked) continue
     const shadedOnly = !b.stroked
-    if (w >= 36 && h >= 16 && h <= MAX_CELL_HEIGHT && w <= 0.9 * pageWidth && inside.length > 0) {
+    // A drawn box of its own (not a table's cell) may be a whole panel under its caption ("Notes").
+    const tallest = b.stroked && !context.cells.has(b) ? MAX_PANEL_HEIGHT : MAX_CELL_HEIGHT
+    if (w >= 36 && h >= 16 && h <= tallest && w <= 0.9 * pageWidth && inside.length > 0) {
       // A caption printed in the top of a box, space to write below it (tax-form style).
       const captionBottom = Math.min(...inside.map(pieceBottom))
       if (captionBottom >= b.y1 + 0.4 * h) {
