@@ -57,4 +57,5 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
   .middleware(ConversionAuthorization)
   .middleware(InvalidRequest)
   .annotate(OpenApi.Title, "Conversion")
+  .annotate(OpenApi.Description, "Flat-to-fillable conversion: start a job on a flat PDF, poll its status, get the created form. Errors on these routes are `{error_message}` alone.")
 {}

@@ -12,7 +12,7 @@ export const UploadResult = Schema.Struct({
   object: Schema.Literal("upload_form"),
   form_id: Schema.String,
   file_name: Schema.String,
-  pages: Schema.Finite,
+  pages: Schema.Int,
   fields: Schema.Array(FormField)
 })
 
@@ -22,7 +22,7 @@ export const FormDefinition = Schema.Struct({
   id: Schema.String,
   object: Schema.Literal("form"),
   file_name: Schema.String,
-  pages: Schema.Finite,
+  pages: Schema.Int,
   processed: Schema.Boolean,
   as_text: Schema.String,
   form_url: Schema.optionalKey(Schema.String),
@@ -36,7 +36,7 @@ export const FormDefinition = Schema.Struct({
 export const FormList = Schema.Struct({
   id: Schema.String,
   object: Schema.Literal("forms"),
-  total: Schema.Finite,
+  total: Schema.Int,
   forms: Schema.Array(FormDefinition)
 })
 
@@ -135,7 +135,7 @@ export const UnfilledField = Schema.Struct({
 export const SourceReport = Schema.Struct({
   source: Schema.String.annotate({ description: "`text_info`, `profile:<id>`, `file:<id>` or `url:<url>`." }),
   status: Schema.Literals(["read", "unreadable"]),
-  facts: Schema.Finite.annotate({ description: "Facts the source gave: `key: value` pairs and statements of prose." }),
+  facts: Schema.Int.annotate({ description: "Facts the source gave: `key: value` pairs and statements of prose." }),
   reason: Schema.optionalKey(Schema.String.annotate({ description: "Why an unreadable source could not be read." }))
 })
 
@@ -169,7 +169,7 @@ export const ConversionStarted = Schema.Struct({ job_id: Schema.String })
 
 export const ConversionStatus = Schema.Struct({
   status: Schema.Literals(["pending", "processing", "completed", "failed"]),
-  progress: Schema.optionalKey(Schema.Struct({ pages_done: Schema.Finite, pages_total: Schema.Finite })),
+  progress: Schema.optionalKey(Schema.Struct({ pages_done: Schema.Int, pages_total: Schema.Int })),
   error_message: Schema.optionalKey(Schema.String),
   form_id: Schema.optionalKey(Schema.String),
   base64: Schema.optionalKey(Schema.String),
@@ -196,7 +196,7 @@ export const Profile = Schema.Struct({
 export const ProfileList = Schema.Struct({
   id: Schema.String,
   object: Schema.Literal("profiles"),
-  total: Schema.Finite,
+  total: Schema.Int,
   profiles: Schema.Array(Profile)
 })
 
