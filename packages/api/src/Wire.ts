@@ -42,13 +42,23 @@ export const FormList = Schema.Struct({
 
 export const Deleted = Schema.Struct({ id: Schema.String, object: Schema.String, deleted: Schema.Literal(true) })
 
+/*
+ * JSON values described as such: a bare record of any value would be declared `{type: "object"}`
+ * alone, which generated clients (openapi-typescript) read as an object with no members.
+ */
+const FieldMember = Schema.Json.annotate({ description: "The member's new value." })
+const DataValue = Schema.Json.annotate({ description: "Any JSON value: a string, number, boolean, list, object or null." })
+const ProfileData = Schema.Record(Schema.String, DataValue)
+
 const updateMembers = {
   /** The text of the form, as interface.md spells it in the request. */
   asText: Schema.optionalKey(Schema.String),
   /** The same member as responses spell it; either spelling is accepted, both must agree. */
   as_text: Schema.optionalKey(Schema.String),
   form_url: Schema.optionalKey(Schema.String),
-  fields: Schema.optionalKey(Schema.Array(Schema.Record(Schema.String, Schema.Unknown))),
+  fields: Schema.optionalKey(Schema.Array(Schema.Record(Schema.String, FieldMember)).annotate({
+    description: "Changes to fields: in each, `id` picks the field and every other member given (`name`, `form_name`, `form_type`, `page`, `rect`, `required`, `read_only`, `options`, `max_length`, `multiline`, `comb`, `value`, `confidence`) replaces the stored one."
+  })),
   group_instructions: Schema.optionalKey(Instructions),
   line_by_line_instructions: Schema.optionalKey(Instructions)
 }
@@ -188,7 +198,7 @@ export const Profile = Schema.Struct({
   updated: Schema.String,
   idInternal: Schema.String,
   files: Schema.Array(ProfileFile),
-  data: Schema.Record(Schema.String, Schema.Json).annotate({
+  data: ProfileData.annotate({
     description: "The person's or company's facts: strings, numbers, booleans, lists or nested objects, under any keys."
   })
 })
@@ -203,13 +213,13 @@ export const ProfileList = Schema.Struct({
 export const CreateProfile = Schema.Struct({
   name: Schema.String,
   status: Schema.optionalKey(Schema.Literals(["Active", "Inactive"])),
-  data: Schema.optionalKey(Schema.Record(Schema.String, Schema.Json))
+  data: Schema.optionalKey(ProfileData)
 })
 
 export const PatchProfile = Schema.Struct({
   name: Schema.optionalKey(Schema.String),
   status: Schema.optionalKey(Schema.Literals(["Active", "Inactive"])),
-  data: Schema.optionalKey(Schema.Record(Schema.String, Schema.Json).annotate({ description: "Present keys replace; a null removes the key." }))
+  data: Schema.optionalKey(ProfileData.annotate({ description: "Present keys replace; a null removes the key." }))
 })
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok"), version: Schema.String })
