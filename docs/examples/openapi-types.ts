@@ -498,12 +498,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/pdf": string;
-                "application/octet-stream": string;
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
                 };
+                "application/pdf": string;
+                "application/octet-stream": string;
             };
         };
         responses: {
@@ -1892,12 +1892,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/pdf": string;
-                "application/octet-stream": string;
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
                 };
+                "application/pdf": string;
+                "application/octet-stream": string;
             };
         };
         responses: {
@@ -2858,12 +2858,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/pdf": string;
-                "application/octet-stream": string;
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
                 };
+                "application/pdf": string;
+                "application/octet-stream": string;
             };
         };
         responses: {

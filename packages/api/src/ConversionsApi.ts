@@ -39,7 +39,7 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
     HttpApiEndpoint.post("startUtils", "/v1/utils/convert", {
       query: ConvertQuery,
       headers: { "x-file-name": Schema.optional(Schema.String) },
-      payload: [...pdfBody, multipartFile],
+      payload: [multipartFile, ...pdfBody],
       success: Wire.ConversionStarted,
       error: startErrors
     }).annotate(OpenApi.Summary, "Convert a flat PDF (utils route)").middleware(ConversionContentType).annotate(UnsupportedMessage, "Expected octet-stream or pdf or multipart/form-data").annotate(OpenApi.Description, "Same as /v1/forms/convert; also takes multipart (`file`)."),

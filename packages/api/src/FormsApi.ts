@@ -22,6 +22,8 @@ export const pdfBody = [
 /**
  * A PDF in a multipart form field named `file`. The route reads the part's bytes itself; the
  * schema is the framework's file part, which the OpenAPI description declares `format: binary`.
+ * Routes that take it list it first: the docs page (`/docs`) opens a route's "Test Request" on its
+ * first media type, and multipart gives a file picker there, where a raw body is typed as text.
  */
 export const multipartFile = Schema.Struct({ file: Multipart.PersistedFileSchema }).pipe(HttpApiSchema.asMultipart())
 
@@ -31,7 +33,7 @@ export class FormsApi extends HttpApiGroup.make("forms")
   .add(
     HttpApiEndpoint.post("upload", "/v1/forms/upload", {
       headers: { "x-file-name": Schema.optional(Schema.String) },
-      payload: [...pdfBody, multipartFile],
+      payload: [multipartFile, ...pdfBody],
       success: Schema.Array(Wire.UploadResult),
       error: [...Errors.common, Errors.PayloadTooLarge, Errors.Unprocessable]
     }).annotate(OpenApi.Summary, "Upload a PDF form").middleware(ContentType)

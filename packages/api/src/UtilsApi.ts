@@ -57,7 +57,7 @@ export class UtilsApi extends HttpApiGroup.make("utils")
   .add(
     HttpApiEndpoint.post("checkFlat", "/v1/utils/check-flat", {
       query: CheckFlatQuery,
-      payload: [...pdfBody, multipartFile],
+      payload: [multipartFile, ...pdfBody],
       success: FlatCheck,
       // Nothing is stored, so no 507.
       error: [Errors.BadRequest, Errors.Unauthorized, Errors.Internal, Errors.PayloadTooLarge, Errors.Unprocessable]

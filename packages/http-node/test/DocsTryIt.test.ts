@@ -2,12 +2,13 @@
  * The interactive docs (`/docs`, Scalar) in a real headless browser: "Test Request" sends a real
  * request from the page with the key typed into the page, under each security scheme the
  * description declares (Bearer, `x-api-key`), and the server answers 200; with no key, 401. The
- * curl snippet the page shows carries the same header.
+ * curl snippet the page shows carries the same header, and a PDF picked in the page uploads.
  *
  * Needs Debian's `chromium` (`apt-get install -y chromium`), or a Chromium at
  * FORMWRIGHT_TEST_CHROMIUM; without one the tests are skipped, and say so.
  */
 import { existsSync } from "node:fs"
+import { Fixtures } from "@formwright/testing"
 import { chromium, type Browser, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as TestServer from "./support/TestServer.ts"
@@ -16,7 +17,8 @@ const executablePath = process.env["FORMWRIGHT_TEST_CHROMIUM"] ?? "/usr/bin/chro
 const hasChromium = existsSync(executablePath)
 if (!hasChromium) console.warn(`[DocsTryIt] skipped: no Chromium at ${executablePath} (apt-get install -y chromium, or set FORMWRIGHT_TEST_CHROMIUM)`)
 
-describe.skipIf(!hasChromium)("/docs in a headless browser", () => {
+// A browser on a busy machine can take a while to render the page.
+describe.skipIf(!hasChromium)("/docs in a headless browser", { timeout: 180_000 }, () => {
   let server: TestServer.TestServer
   let browser: Browser
 
@@ -75,6 +77,38 @@ describe.skipIf(!hasChromium)("/docs in a headless browser", () => {
       expect(headers["authorization"]).toBeUndefined()
       expect(status).toBe(200)
       expect(body.object).toBe("forms")
+    } finally {
+      await page.context().close()
+    }
+  })
+
+  it("uploads a PDF chosen in the page's file picker (multipart, the route's first media type)", async () => {
+    const page = await openDocs("bearer")
+    try {
+      await page.getByRole("button", { name: /Test Request.*post \/v1\/forms\/upload\)/ }).click()
+      // The example row (`file`: "filename") is no file; a file picked in a new row is named after
+      // the file until its key is set to `file`.
+      await page.locator("tr#file input[type=checkbox]").uncheck({ force: true })
+      const rows = page.locator("table[role=table]").last().locator("tr")
+      const chooser = page.waitForEvent("filechooser")
+      await page.locator("tr#file + tr").getByRole("button", { name: /Select File/ }).click()
+      await (await chooser).setFiles({ name: "form.pdf", mimeType: "application/pdf", buffer: Buffer.from(await Fixtures.formWithEveryFieldType()) })
+      await expect.poll(() => rows.nth(1).innerText()).toMatch(/^form\.pdf/)
+      await rows.nth(1).getByRole("textbox").first().click()
+      await page.keyboard.press("ControlOrMeta+A")
+      await page.keyboard.type("file")
+      await expect.poll(() => rows.nth(1).innerText()).toMatch(/^file\s/)
+      // The page's editor hands its text to the request after a short pause.
+      await page.waitForTimeout(500)
+      const answered = page.waitForResponse((response) => new URL(response.url()).pathname === "/v1/forms/upload")
+      await page.getByRole("button", { name: /^Send/ }).first().click()
+      const response = await answered
+      expect(response.request().headers()["content-type"]).toMatch(/^multipart\/form-data; boundary=/)
+      const text = await response.text()
+      expect(response.status(), text).toBe(200)
+      const [upload] = JSON.parse(text)
+      expect(upload.file_name).toBe("form.pdf")
+      expect(upload.fields.length).toBeGreaterThan(5)
     } finally {
       await page.context().close()
     }
