@@ -26,6 +26,9 @@
 #                                `eval detect [--raster]`: flat-to-fillable detection figures
 #   scripts/fw.sh pack-check     build, pack and install every package in a scratch project on Node 22
 #                                and 24, and run the embed example and the bin there (scripts/pack-check.sh)
+#   scripts/fw.sh openapi-lint   write the OpenAPI description the server serves to tmp/openapi.json and
+#                                lint it with Redocly's recommended rules (redocly.yaml); fails on any warning
+#   scripts/fw.sh openapi-types  regenerate docs/examples/openapi-types.ts (openapi-typescript) from it
 #   scripts/fw.sh env            print the PATH to use the installed toolchain by hand
 set -euo pipefail
 
@@ -109,6 +112,12 @@ case "$command" in
     exec pnpm exec vitest run "$@"
     ;;
   pack-check) exec bash scripts/pack-check.sh "$@" ;;
+  openapi-lint)
+    # The description the server serves, written out, then Redocly's recommended rules (redocly.yaml).
+    node scripts/openapi.ts tmp/openapi.json
+    exec pnpm exec redocly lint tmp/openapi.json
+    ;;
+  openapi-types) exec node scripts/openapi-types.ts ;;
   env) echo "export PATH=\"$PATH\"" ;;
-  *) say "unknown command '$command' (start, test, cli, bench, fuzz, eval, pack-check, env)"; exit 2 ;;
+  *) say "unknown command '$command' (start, test, cli, bench, fuzz, eval, pack-check, openapi-lint, openapi-types, env)"; exit 2 ;;
 esac

@@ -7,6 +7,7 @@ import { ConversionsApi } from "./ConversionsApi.ts"
 import { FormsApi } from "./FormsApi.ts"
 import { ProfilesApi } from "./ProfilesApi.ts"
 import { SessionsApi } from "./SessionsApi.ts"
+import { typedQueryParameters } from "./QueryParameters.ts"
 import { SystemApi } from "./SystemApi.ts"
 import { UtilsApi } from "./UtilsApi.ts"
 
@@ -17,19 +18,23 @@ import { UtilsApi } from "./UtilsApi.ts"
 const lowerCaseSchemes = (schemes: Record<string, { scheme?: string }> | undefined) =>
   schemes && Object.fromEntries(Object.entries(schemes).map(([name, s]) => [name, s.scheme ? { ...s, scheme: s.scheme.toLowerCase() } : s]))
 
-export class Api extends HttpApi.make("formwright")
+const Routes = HttpApi.make("formwright")
   .add(FormsApi)
   .add(SessionsApi)
   .add(ConversionsApi)
   .add(ProfilesApi)
   .add(UtilsApi)
   .add(SystemApi)
-  .annotateMerge(OpenApi.annotations({
+
+const typedQuery = typedQueryParameters(Routes)
+
+export class Api extends Routes.annotateMerge(OpenApi.annotations({
     title: "Formwright /v1",
     version: "1",
     description: "Read, fill and create PDF forms. Authenticate with `Authorization: Bearer <key>` or `x-api-key: <key>`.",
     // Relative to where the description is served: "Try it" in /docs calls the server it came from.
     servers: [{ url: "/", description: "The server that serves this description" }],
-    transform: (spec) => ({ ...spec, components: { ...spec["components"], securitySchemes: lowerCaseSchemes(spec["components"]?.securitySchemes) } })
+    license: { name: "MIT", identifier: "MIT" },
+    transform: (spec) => typedQuery({ ...spec, components: { ...spec["components"], securitySchemes: lowerCaseSchemes(spec["components"]?.securitySchemes) } })
   }))
 {}

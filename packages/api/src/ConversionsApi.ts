@@ -39,7 +39,7 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
     HttpApiEndpoint.post("startUtils", "/v1/utils/convert", {
       query: ConvertQuery,
       headers: { "x-file-name": Schema.optional(Schema.String) },
-      payload: [...pdfBody, multipartFile],
+      payload: [multipartFile, ...pdfBody],
       success: Wire.ConversionStarted,
       error: startErrors
     }).annotate(OpenApi.Summary, "Convert a flat PDF (utils route)").middleware(ConversionContentType).annotate(UnsupportedMessage, "Expected octet-stream or pdf or multipart/form-data").annotate(OpenApi.Description, "Same as /v1/forms/convert; also takes multipart (`file`)."),
@@ -57,4 +57,5 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
   .middleware(ConversionAuthorization)
   .middleware(InvalidRequest)
   .annotate(OpenApi.Title, "Conversion")
+  .annotate(OpenApi.Description, "Flat-to-fillable conversion: start a job on a flat PDF, poll its status, get the created form. Errors on these routes are `{error_message}` alone.")
 {}

@@ -2,6 +2,7 @@
  * Forms: upload, read, update, delete (interface.md route 1 and 6, contract.md's additions).
  */
 import { Schema } from "effect"
+import { Multipart } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import { ContentType, UnsupportedMessage } from "./ContentType.ts"
@@ -18,8 +19,13 @@ export const pdfBody = [
   Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/octet-stream" }))
 ] as const
 
-/** A PDF in a multipart form field named `file`. */
-export const multipartFile = Schema.Struct({ file: Schema.Uint8Array }).pipe(HttpApiSchema.asMultipart())
+/**
+ * A PDF in a multipart form field named `file`. The route reads the part's bytes itself; the
+ * schema is the framework's file part, which the OpenAPI description declares `format: binary`.
+ * Routes that take it list it first: the docs page (`/docs`) opens a route's "Test Request" on its
+ * first media type, and multipart gives a file picker there, where a raw body is typed as text.
+ */
+export const multipartFile = Schema.Struct({ file: Multipart.PersistedFileSchema }).pipe(HttpApiSchema.asMultipart())
 
 const id = { id: Schema.String }
 
@@ -27,7 +33,7 @@ export class FormsApi extends HttpApiGroup.make("forms")
   .add(
     HttpApiEndpoint.post("upload", "/v1/forms/upload", {
       headers: { "x-file-name": Schema.optional(Schema.String) },
-      payload: [...pdfBody, multipartFile],
+      payload: [multipartFile, ...pdfBody],
       success: Schema.Array(Wire.UploadResult),
       error: [...Errors.common, Errors.PayloadTooLarge, Errors.Unprocessable]
     }).annotate(OpenApi.Summary, "Upload a PDF form").middleware(ContentType)
@@ -72,4 +78,5 @@ export class FormsApi extends HttpApiGroup.make("forms")
   .middleware(Authorization)
   .middleware(InvalidRequest)
   .annotate(OpenApi.Title, "Forms")
+  .annotate(OpenApi.Description, "PDF forms of the caller: upload one, read its fields and definition, download or preview it, update its instructions, delete it.")
 {}

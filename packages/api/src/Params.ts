@@ -27,16 +27,22 @@ const parseBoolean = (raw: string) => {
   return text === "true" || text === "1" ? true : text === "false" || text === "0" ? false : undefined
 }
 
+/*
+ * The decoded types carry the range too: the parse has already enforced it (with its own message),
+ * and the OpenAPI description types each parameter by its decoded type (QueryParameters.ts).
+ */
+const between = (minimum: number, maximum: number) => Schema.isBetween({ minimum, maximum })
+
 /** An integer in [min, max]. */
 export const integer = (min: number, max: number) =>
   decodedFrom(parseInteger(min, max), `an integer from ${min} to ${max}`).pipe(
-    Schema.decodeTo(Schema.UndefinedOr(Schema.Int), SchemaTransformation.transform({ decode: orAbsent(parseInteger(min, max)), encode: (value) => value === undefined ? "" : String(value) }))
+    Schema.decodeTo(Schema.UndefinedOr(Schema.Int.check(between(min, max))), SchemaTransformation.transform({ decode: orAbsent(parseInteger(min, max)), encode: (value) => value === undefined ? "" : String(value) }))
   )
 
 /** A number in [min, max]. */
 export const number = (min: number, max: number) =>
   decodedFrom(parseNumber(min, max), `a number from ${min} to ${max}`).pipe(
-    Schema.decodeTo(Schema.UndefinedOr(Schema.Finite), SchemaTransformation.transform({ decode: orAbsent(parseNumber(min, max)), encode: (value) => value === undefined ? "" : String(value) }))
+    Schema.decodeTo(Schema.UndefinedOr(Schema.Finite.check(between(min, max))), SchemaTransformation.transform({ decode: orAbsent(parseNumber(min, max)), encode: (value) => value === undefined ? "" : String(value) }))
   )
 
 /** `true` or `false` (`1` and `0` too). */

@@ -9,6 +9,7 @@ import { JsonBody } from "./JsonBody.ts"
 import * as Errors from "./Errors.ts"
 import * as Params from "./Params.ts"
 import * as Wire from "./Wire.ts"
+import { multipartFile } from "./FormsApi.ts"
 
 const id = { id: Schema.String }
 
@@ -36,7 +37,7 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
       params: id,
       headers: { "x-file-name": Schema.optional(Schema.String) },
       payload: [
-        Schema.Struct({ file: Schema.Uint8Array }).pipe(HttpApiSchema.asMultipart()),
+        multipartFile,
         Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/octet-stream" }))
       ],
       success: Wire.Profile.pipe(HttpApiSchema.status(201)),
@@ -46,4 +47,5 @@ export class ProfilesApi extends HttpApiGroup.make("profiles")
   .middleware(Authorization)
   .middleware(InvalidRequest)
   .annotate(OpenApi.Title, "Profiles")
+  .annotate(OpenApi.Description, "Profiles: a person's or company's facts (and attached documents) that autofill sessions read.")
 {}

@@ -2,6 +2,7 @@
  * Autofill sessions (interface.md route 2 and the status call).
  */
 import { Schema } from "effect"
+import { Multipart } from "effect/http"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import { ContentType, UnsupportedMessage } from "./ContentType.ts"
@@ -11,11 +12,11 @@ import * as Wire from "./Wire.ts"
 
 const multipartSession = Schema.Struct({
   formId: Schema.String.annotate({ description: "The form to fill (`form_id` is accepted too)." }),
-  files: Schema.optional(Schema.Array(Schema.Uint8Array)).annotate({ description: "Source documents (PDF, text or JSON) whose content feeds autofill." }),
-  text_info: Schema.optional(Schema.String),
-  profile_ids: Schema.optional(Schema.Array(Schema.String)).annotate({ description: "Profiles to fill from: the field repeated, a comma list, or a JSON array." }),
-  file_urls: Schema.optional(Schema.Array(Schema.String)).annotate({ description: "http(s) URLs of source documents: the field repeated, a comma list, or a JSON array." }),
-  flatten: Schema.optional(Schema.Literals(["true", "false"]).annotate({
+  files: Schema.optionalKey(Multipart.FilesSchema).annotate({ description: "Source documents (PDF, text or JSON) whose content feeds autofill." }),
+  text_info: Schema.optionalKey(Schema.String),
+  profile_ids: Schema.optionalKey(Schema.Array(Schema.String)).annotate({ description: "Profiles to fill from: the field repeated, a comma list, or a JSON array." }),
+  file_urls: Schema.optionalKey(Schema.Array(Schema.String)).annotate({ description: "http(s) URLs of source documents: the field repeated, a comma list, or a JSON array." }),
+  flatten: Schema.optionalKey(Schema.Literals(["true", "false"]).annotate({
     description: "`true` flattens the filled PDF: values drawn into the pages, no form field left. Default `false`."
   }))
 }).pipe(HttpApiSchema.asMultipart())
@@ -44,4 +45,5 @@ export class SessionsApi extends HttpApiGroup.make("sessions")
   .middleware(Authorization)
   .middleware(InvalidRequest)
   .annotate(OpenApi.Title, "Sessions")
+  .annotate(OpenApi.Description, "Autofill sessions: a form filled in the background from profiles, documents, URLs and free text; poll the session, then download the filled PDF.")
 {}

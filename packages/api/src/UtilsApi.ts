@@ -22,29 +22,29 @@ const CheckFlatQuery = {
 export const PageKind = Schema.Literals(["vector", "scanned", "unknown"])
 
 export const FlatCheckPage = Schema.Struct({
-  page: Schema.Finite.annotate({ description: "1-based." }),
+  page: Schema.Int.annotate({ description: "1-based." }),
   kind: PageKind,
-  likely_fields: Schema.NullOr(Schema.Finite).annotate({ description: "Fields the detector found on this page; null unless `likely_fields_basis` is `detected`." }),
+  likely_fields: Schema.NullOr(Schema.Int).annotate({ description: "Fields the detector found on this page; null unless `likely_fields_basis` is `detected`." }),
   likely_fields_basis: Schema.Literals(["detected", "not_examined", "unavailable"]).annotate({
     description: "`detected`: the detector ran on the page. `not_examined`: a vector page left out for time (the total extrapolates it). `unavailable`: a scanned or unknown page, or one drawing more text than PDF work may read (`reason` says which)."
   }),
   reason: Schema.optionalKey(Schema.String).annotate({ description: "Why there is no count for this page." }),
   image_coverage: Schema.optionalKey(Schema.Finite).annotate({ description: "Share of the page that images cover, 0 to 1 (absent for an unknown page)." }),
-  visible_glyphs: Schema.optionalKey(Schema.Finite).annotate({ description: "Glyphs drawn visibly (an OCR layer's invisible text is not counted)." }),
-  path_segments: Schema.optionalKey(Schema.Finite).annotate({ description: "Path segments stroked or filled." })
+  visible_glyphs: Schema.optionalKey(Schema.Int).annotate({ description: "Glyphs drawn visibly (an OCR layer's invisible text is not counted)." }),
+  path_segments: Schema.optionalKey(Schema.Int).annotate({ description: "Path segments stroked or filled." })
 })
 
 export const FlatCheck = Schema.Struct({
   id: Schema.String,
   object: Schema.Literal("flat_check"),
-  pages: Schema.Finite,
+  pages: Schema.Int,
   has_fields: Schema.Boolean.annotate({ description: "Whether the PDF already has AcroForm fields." }),
-  fields: Schema.Finite.annotate({ description: "Its AcroForm fields (terminal fields, as an upload lists them)." }),
+  fields: Schema.Int.annotate({ description: "Its AcroForm fields (terminal fields, as an upload lists them)." }),
   xfa: Schema.Boolean.annotate({ description: "Whether it carries an XFA form." }),
-  vector_pages: Schema.Array(Schema.Finite),
-  scanned_pages: Schema.Array(Schema.Finite),
-  unknown_pages: Schema.Array(Schema.Finite),
-  likely_fields: Schema.Finite.annotate({
+  vector_pages: Schema.Array(Schema.Int),
+  scanned_pages: Schema.Array(Schema.Int),
+  unknown_pages: Schema.Array(Schema.Int),
+  likely_fields: Schema.Int.annotate({
     description: "Fields a conversion with these options would likely add, on the vector pages (scanned pages are not detected yet)."
   }),
   likely_fields_basis: Schema.Literals(["detected", "extrapolated", "unavailable"]).annotate({
@@ -57,7 +57,7 @@ export class UtilsApi extends HttpApiGroup.make("utils")
   .add(
     HttpApiEndpoint.post("checkFlat", "/v1/utils/check-flat", {
       query: CheckFlatQuery,
-      payload: [...pdfBody, multipartFile],
+      payload: [multipartFile, ...pdfBody],
       success: FlatCheck,
       // Nothing is stored, so no 507.
       error: [Errors.BadRequest, Errors.Unauthorized, Errors.Internal, Errors.PayloadTooLarge, Errors.Unprocessable]
@@ -69,4 +69,5 @@ export class UtilsApi extends HttpApiGroup.make("utils")
   .middleware(Authorization)
   .middleware(InvalidRequest)
   .annotate(OpenApi.Title, "Utilities")
+  .annotate(OpenApi.Description, "Answers about a PDF without storing it.")
 {}

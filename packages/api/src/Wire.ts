@@ -12,7 +12,7 @@ export const UploadResult = Schema.Struct({
   object: Schema.Literal("upload_form"),
   form_id: Schema.String,
   file_name: Schema.String,
-  pages: Schema.Finite,
+  pages: Schema.Int,
   fields: Schema.Array(FormField)
 })
 
@@ -22,7 +22,7 @@ export const FormDefinition = Schema.Struct({
   id: Schema.String,
   object: Schema.Literal("form"),
   file_name: Schema.String,
-  pages: Schema.Finite,
+  pages: Schema.Int,
   processed: Schema.Boolean,
   as_text: Schema.String,
   form_url: Schema.optionalKey(Schema.String),
@@ -36,11 +36,19 @@ export const FormDefinition = Schema.Struct({
 export const FormList = Schema.Struct({
   id: Schema.String,
   object: Schema.Literal("forms"),
-  total: Schema.Finite,
+  total: Schema.Int,
   forms: Schema.Array(FormDefinition)
 })
 
 export const Deleted = Schema.Struct({ id: Schema.String, object: Schema.String, deleted: Schema.Literal(true) })
+
+/*
+ * JSON values described as such: a bare record of any value would be declared `{type: "object"}`
+ * alone, which generated clients (openapi-typescript) read as an object with no members.
+ */
+const FieldMember = Schema.Json.annotate({ description: "The member's new value." })
+const DataValue = Schema.Json.annotate({ description: "Any JSON value: a string, number, boolean, list, object or null." })
+const ProfileData = Schema.Record(Schema.String, DataValue)
 
 const updateMembers = {
   /** The text of the form, as interface.md spells it in the request. */
@@ -48,7 +56,9 @@ const updateMembers = {
   /** The same member as responses spell it; either spelling is accepted, both must agree. */
   as_text: Schema.optionalKey(Schema.String),
   form_url: Schema.optionalKey(Schema.String),
-  fields: Schema.optionalKey(Schema.Array(Schema.Record(Schema.String, Schema.Unknown))),
+  fields: Schema.optionalKey(Schema.Array(Schema.Record(Schema.String, FieldMember)).annotate({
+    description: "Changes to fields: in each, `id` picks the field and every other member given (`name`, `form_name`, `form_type`, `page`, `rect`, `required`, `read_only`, `options`, `max_length`, `multiline`, `comb`, `value`, `confidence`) replaces the stored one."
+  })),
   group_instructions: Schema.optionalKey(Instructions),
   line_by_line_instructions: Schema.optionalKey(Instructions)
 }
@@ -135,7 +145,7 @@ export const UnfilledField = Schema.Struct({
 export const SourceReport = Schema.Struct({
   source: Schema.String.annotate({ description: "`text_info`, `profile:<id>`, `file:<id>` or `url:<url>`." }),
   status: Schema.Literals(["read", "unreadable"]),
-  facts: Schema.Finite.annotate({ description: "Facts the source gave: `key: value` pairs and statements of prose." }),
+  facts: Schema.Int.annotate({ description: "Facts the source gave: `key: value` pairs and statements of prose." }),
   reason: Schema.optionalKey(Schema.String.annotate({ description: "Why an unreadable source could not be read." }))
 })
 
@@ -169,7 +179,7 @@ export const ConversionStarted = Schema.Struct({ job_id: Schema.String })
 
 export const ConversionStatus = Schema.Struct({
   status: Schema.Literals(["pending", "processing", "completed", "failed"]),
-  progress: Schema.optionalKey(Schema.Struct({ pages_done: Schema.Finite, pages_total: Schema.Finite })),
+  progress: Schema.optionalKey(Schema.Struct({ pages_done: Schema.Int, pages_total: Schema.Int })),
   error_message: Schema.optionalKey(Schema.String),
   form_id: Schema.optionalKey(Schema.String),
   base64: Schema.optionalKey(Schema.String),
@@ -188,7 +198,7 @@ export const Profile = Schema.Struct({
   updated: Schema.String,
   idInternal: Schema.String,
   files: Schema.Array(ProfileFile),
-  data: Schema.Record(Schema.String, Schema.Json).annotate({
+  data: ProfileData.annotate({
     description: "The person's or company's facts: strings, numbers, booleans, lists or nested objects, under any keys."
   })
 })
@@ -196,20 +206,20 @@ export const Profile = Schema.Struct({
 export const ProfileList = Schema.Struct({
   id: Schema.String,
   object: Schema.Literal("profiles"),
-  total: Schema.Finite,
+  total: Schema.Int,
   profiles: Schema.Array(Profile)
 })
 
 export const CreateProfile = Schema.Struct({
   name: Schema.String,
   status: Schema.optionalKey(Schema.Literals(["Active", "Inactive"])),
-  data: Schema.optionalKey(Schema.Record(Schema.String, Schema.Json))
+  data: Schema.optionalKey(ProfileData)
 })
 
 export const PatchProfile = Schema.Struct({
   name: Schema.optionalKey(Schema.String),
   status: Schema.optionalKey(Schema.Literals(["Active", "Inactive"])),
-  data: Schema.optionalKey(Schema.Record(Schema.String, Schema.Json).annotate({ description: "Present keys replace; a null removes the key." }))
+  data: Schema.optionalKey(ProfileData.annotate({ description: "Present keys replace; a null removes the key." }))
 })
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok"), version: Schema.String })

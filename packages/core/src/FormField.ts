@@ -36,8 +36,8 @@ export type FieldRole = typeof FieldRole.Type
 /** How a field wants its value written; every member is there only when the form says. */
 export const FieldFormat = Schema.Struct({
   /** Comb fields: one character per cell, this many cells. */
-  comb_cells: Schema.optionalKey(Schema.Finite),
-  max_length: Schema.optionalKey(Schema.Finite),
+  comb_cells: Schema.optionalKey(Schema.Int),
+  max_length: Schema.optionalKey(Schema.Int),
   /** A date pattern in D, M, Y letters, e.g. `MM/DD/YYYY`, `DD.MM.YYYY`, `DDMMYYYY` (8 comb cells). */
   date_pattern: Schema.optionalKey(Schema.String),
   /** The order of day, month and year: from a pattern on the form, else from its language. */
@@ -49,9 +49,9 @@ export const FieldFormat = Schema.Struct({
   /** The form asks for capitals. */
   upper_case: Schema.optionalKey(Schema.Boolean),
   /** One of `count` boxes on a line that hold one value between them (SSN groups, dollars and cents); 1-based. */
-  segment: Schema.optionalKey(Schema.Struct({ index: Schema.Finite, count: Schema.Finite })),
+  segment: Schema.optionalKey(Schema.Struct({ index: Schema.Int, count: Schema.Int })),
   /** A full name asked family name first ("Last, First, Middle"): written `Family, Given Middle`. */
-  name_order: Schema.optionalKey(Schema.Literals(["family_first"]))
+  name_order: Schema.optionalKey(Schema.Literal("family_first"))
 })
 export type FieldFormat = typeof FieldFormat.Type
 
@@ -60,7 +60,7 @@ export const FieldSemantic = Schema.Struct({
   type: SemanticType,
   role: FieldRole,
   /** For `role: "dependent"`: which one, 1-based (a table row, or the number a label gives). */
-  dependent_index: Schema.optionalKey(Schema.Finite),
+  dependent_index: Schema.optionalKey(Schema.Int),
   /** The headings the field sits under, outermost first ("Part 3. Spouse", "Mailing address"). */
   section: Schema.optionalKey(Schema.Array(Schema.String)),
   format: Schema.optionalKey(FieldFormat)
@@ -76,13 +76,13 @@ export const FormField = Schema.Struct({
   form_name: Schema.String,
   form_type: FormType,
   /** 1-based page of the field's first widget. */
-  page: Schema.Finite,
+  page: Schema.Int,
   /** `[x1, y1, x2, y2]` in PDF user space of that page (origin bottom-left). */
   rect: Schema.Array(Schema.Finite),
   required: Schema.Boolean,
   read_only: Schema.Boolean,
   options: Schema.optionalKey(Schema.Array(FieldOption)),
-  max_length: Schema.optionalKey(Schema.Finite),
+  max_length: Schema.optionalKey(Schema.Int),
   multiline: Schema.optionalKey(Schema.Boolean),
   comb: Schema.optionalKey(Schema.Boolean),
   value: Schema.optionalKey(FieldValue),

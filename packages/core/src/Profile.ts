@@ -12,7 +12,7 @@ export const ProfileFile = Schema.Struct({
   id: Schema.String,
   file_name: Schema.String,
   content_type: Schema.String,
-  size_bytes: Schema.Finite,
+  size_bytes: Schema.Int,
   created: Schema.String
 })
 export type ProfileFile = typeof ProfileFile.Type
