@@ -214,8 +214,11 @@ const write = async (doc: PDFDocument, fields: ReadonlyArray<DetectedField>): Pr
   // cross-reference streams must not carry its /Encrypt over (see dropStaleStructure).
   PdfLib.dropStaleStructure(doc)
   // addToPage wrote each new widget's appearance; regenerating all of them on save would also
-  // rewrite the appearances of fields the document already had.
-  return { pdf: await doc.save({ updateFieldAppearances: false }), fields: written }
+  // rewrite the appearances of fields the document already had. pdf-lib pauses every 50 objects
+  // by default to let an event loop turn, with a timer that waits at least a millisecond: tens
+  // of milliseconds of idle waiting on a form of a few thousand objects, in a PDF worker whose
+  // event loop has nothing else to do.
+  return { pdf: await doc.save({ updateFieldAppearances: false, objectsPerTick: Infinity }), fields: written }
 }
 
 /**
