@@ -244,20 +244,23 @@ export interface ReadOptions {
   readonly drawing?: boolean | undefined
   /** Called after each page with the milliseconds it took to read (loading and closing it included). */
   readonly onPage?: ((page: number, ms: number) => void) | undefined
+  /** The clock `onPage` reads, in ms (`performance.now` by default; a bench may pass CPU time). */
+  readonly clock?: (() => number) | undefined
 }
 
 /**
  * The text of every page of `bytes`, read by PDFium, as the runs `PageText.read` (pdf.js)
  * gives. A page past the item limit (counted in characters) ends the reading as there.
  */
-export const read = (bytes: Uint8Array, options: ReadOptions = {}): Effect.Effect<ReadonlyArray<PageText.PageText>, PdfUnusable | PdfRejected> =>
-  Effect.flatMap(Effect.service(PdfLimits.PdfLimits), (limits) =>
+export const read = (bytes: Uint8Array, options: ReadOptions = {}): Effect.Effect<ReadonlyArray<PageText.PageText>, PdfUnusable | PdfRejected> => {
+  const clock = options.clock ?? (() => performance.now())
+  return   Effect.flatMap(Effect.service(PdfLimits.PdfLimits), (limits) =>
     use(bytes, ({ pdfium, handle, pages }) =>
       Effect.gen(function*() {
         yield* PdfLimits.checkPages(pages)
         const out: Array<PageText.PageText> = []
         for (let n = 1; n <= pages; n++) {
-          const started = performance.now()
+          const started = clock()
           const page = pdfium.FPDF_LoadPage(handle, n - 1)
           if (page === 0) {
             out.push({ page: n, width: 0, height: 0, runs: [] })
@@ -282,7 +285,7 @@ export const read = (bytes: Uint8Array, options: ReadOptions = {}): Effect.Effec
             if (textPage !== 0) pdfium.FPDFText_ClosePage(textPage)
             pdfium.FPDF_ClosePage(page)
           }
-          options.onPage?.(n, performance.now() - started)
+          options.onPage?.(n, clock() - started)
           out.push({ page: n, width, height, runs: read.runs })
           if (read.truncated) {
             yield* Effect.logWarning(`page ${n} has more than the limit of text items; the text after it was not read`)
@@ -292,3 +295,4 @@ export const read = (bytes: Uint8Array, options: ReadOptions = {}): Effect.Effec
         return out
       })
     ))
+}
