@@ -198,17 +198,69 @@ const pdfiumRuns = (pdfium: Pdfium, textPage: number, maxChars: number): { runs:
   return { runs, truncated: count > maxChars }
 }
 
+// FPDF_PAGEOBJ_* (fpdf_edit.h).
+const objectPath = 2
+const objectForm = 5
+
+/**
+ * Reads every path of a page's drawing, form XObjects included, as a vector detector needs it:
+ * each object's matrix and paint (fill, stroke), and every segment's type and point. Returns the
+ * segments read. The figures are only read, not interpreted: this is what PDFium costs to hand
+ * out the drawing pdf.js hands out as an operator list.
+ */
+const readDrawing = (pdfium: Pdfium, page: number): number => {
+  // Six floats (matrix), two floats (point), two ints (draw mode).
+  const scratch = pdfium.pdfium.wasmExports.malloc(48)
+  let segments = 0
+  const visit = (object: number) => {
+    const type = pdfium.FPDFPageObj_GetType(object)
+    if (type === objectForm) {
+      const count = pdfium.FPDFFormObj_CountObjects(object)
+      for (let i = 0; i < count; i++) visit(pdfium.FPDFFormObj_GetObject(object, i))
+      return
+    }
+    if (type !== objectPath) return
+    pdfium.FPDFPageObj_GetMatrix(object, scratch)
+    pdfium.FPDFPath_GetDrawMode(object, scratch + 32, scratch + 36)
+    const count = pdfium.FPDFPath_CountSegments(object)
+    for (let i = 0; i < count; i++) {
+      const segment = pdfium.FPDFPath_GetPathSegment(object, i)
+      pdfium.FPDFPathSegment_GetType(segment)
+      pdfium.FPDFPathSegment_GetPoint(segment, scratch + 24, scratch + 28)
+      segments++
+    }
+  }
+  try {
+    const count = pdfium.FPDFPage_CountObjects(page)
+    for (let i = 0; i < count; i++) visit(pdfium.FPDFPage_GetObject(page, i))
+  } finally {
+    pdfium.pdfium.wasmExports.free(scratch)
+  }
+  return segments
+}
+
+export interface ReadOptions {
+  /** Also read every page's drawing (`readDrawing`), as a vector detector would. */
+  readonly drawing?: boolean | undefined
+  /** Called after each page with the milliseconds it took to read (loading and closing it included). */
+  readonly onPage?: ((page: number, ms: number) => void) | undefined
+  /** The clock `onPage` reads, in ms (`performance.now` by default; a bench may pass CPU time). */
+  readonly clock?: (() => number) | undefined
+}
+
 /**
  * The text of every page of `bytes`, read by PDFium, as the runs `PageText.read` (pdf.js)
  * gives. A page past the item limit (counted in characters) ends the reading as there.
  */
-export const read = (bytes: Uint8Array): Effect.Effect<ReadonlyArray<PageText.PageText>, PdfUnusable | PdfRejected> =>
-  Effect.flatMap(Effect.service(PdfLimits.PdfLimits), (limits) =>
+export const read = (bytes: Uint8Array, options: ReadOptions = {}): Effect.Effect<ReadonlyArray<PageText.PageText>, PdfUnusable | PdfRejected> => {
+  const clock = options.clock ?? (() => performance.now())
+  return   Effect.flatMap(Effect.service(PdfLimits.PdfLimits), (limits) =>
     use(bytes, ({ pdfium, handle, pages }) =>
       Effect.gen(function*() {
         yield* PdfLimits.checkPages(pages)
         const out: Array<PageText.PageText> = []
         for (let n = 1; n <= pages; n++) {
+          const started = clock()
           const page = pdfium.FPDF_LoadPage(handle, n - 1)
           if (page === 0) {
             out.push({ page: n, width: 0, height: 0, runs: [] })
@@ -227,11 +279,13 @@ export const read = (bytes: Uint8Array): Effect.Effect<ReadonlyArray<PageText.Pa
             width = has ? Math.abs(f[(box >> 2) + 2]! - f[box >> 2]!) : pdfium.FPDF_GetPageWidthF(page)
             height = has ? Math.abs(f[(box >> 2) + 3]! - f[(box >> 2) + 1]!) : pdfium.FPDF_GetPageHeightF(page)
             if (textPage !== 0) read = pdfiumRuns(pdfium, textPage, limits.maxTextItemsPerPage)
+            if (options.drawing) readDrawing(pdfium, page)
           } finally {
             pdfium.pdfium.wasmExports.free(box)
             if (textPage !== 0) pdfium.FPDFText_ClosePage(textPage)
             pdfium.FPDF_ClosePage(page)
           }
+          options.onPage?.(n, clock() - started)
           out.push({ page: n, width, height, runs: read.runs })
           if (read.truncated) {
             yield* Effect.logWarning(`page ${n} has more than the limit of text items; the text after it was not read`)
@@ -241,3 +295,4 @@ export const read = (bytes: Uint8Array): Effect.Effect<ReadonlyArray<PageText.Pa
         return out
       })
     ))
+}

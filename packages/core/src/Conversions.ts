@@ -104,7 +104,8 @@ export const layer: Layer.Layer<
             owner: job.owner,
             bytes: converted.pdf,
             fileName: job.file_name,
-            detections: converted.detections
+            detections: converted.detections,
+            parsed: converted.form
           })
         )
       })

@@ -9,6 +9,7 @@
  */
 import { Context, Effect, Schema } from "effect"
 import type { PdfRejected, PdfUnusable } from "./pdf/PdfError.ts"
+import type { ParsedForm } from "./pdf/FormReader.ts"
 
 /** Validated conversion options (query parameters of the convert routes). */
 export interface ConversionOptions {
@@ -38,6 +39,12 @@ export interface ConvertedPdf {
   /** The fillable PDF (AcroForm widgets added). */
   readonly pdf: Uint8Array
   readonly detections: ReadonlyArray<Detection>
+  /**
+   * The fillable PDF as `FormReader.readForm` reads it, when the converter read it on the way
+   * (the embedded one does, from the document and page text it already holds); otherwise the
+   * form is read from `pdf`.
+   */
+  readonly form?: ParsedForm | undefined
 }
 
 /** The converter failed; `status` is the remote service's HTTP status when there is one. */

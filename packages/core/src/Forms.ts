@@ -11,6 +11,7 @@ import { FormField } from "./FormField.ts"
 import * as Id from "./Id.ts"
 import { InvalidInput, validate } from "./InvalidInput.ts"
 import type { PdfRejected, PdfUnusable } from "./pdf/PdfError.ts"
+import type { ParsedForm } from "./pdf/FormReader.ts"
 import * as PdfEngine from "./PdfEngine.ts"
 import * as Storage from "./Storage.ts"
 import { withUndo } from "./Undo.ts"
@@ -20,6 +21,13 @@ export interface UploadInput {
   readonly bytes: Uint8Array
   /** The client's name for the file (multipart name or `X-File-Name`), if any. */
   readonly fileName?: string | undefined
+}
+
+/** A converted PDF to store as a form: its detections' names and confidences go on its fields. */
+export interface ConvertedInput extends UploadInput {
+  readonly detections: ReadonlyArray<Detection>
+  /** The PDF as `readForm` reads it, when the converter read it already; read here otherwise. */
+  readonly parsed?: ParsedForm | undefined
 }
 
 export interface ListQuery {
@@ -42,7 +50,8 @@ export interface FormsShape {
   /** Parses and stores a PDF; nothing is stored when it is not a usable PDF. */
   readonly upload: (input: UploadInput) => Effect.Effect<Form, PdfUnusable | PdfRejected | Storage.StorageError>
   /** Stores the fillable result of a conversion as a new form of the job's owner. */
-  readonly createConverted: (input: UploadInput & { readonly detections: ReadonlyArray<Detection> }) => Effect.Effect<Form, PdfUnusable | PdfRejected | Storage.StorageError>
+  /** A converted PDF as a form; `parsed` is the PDF as `readForm` reads it, when the converter read it already. */
+  readonly createConverted: (input: ConvertedInput) => Effect.Effect<Form, PdfUnusable | PdfRejected | Storage.StorageError>
   readonly list: (owner: Id.UserId, query: ListQuery) => Effect.Effect<ListResult<Form>, Storage.StorageError>
   readonly get: (owner: Id.UserId, id: string) => Effect.Effect<Form, Lookup>
   readonly pdf: (owner: Id.UserId, id: string) => Effect.Effect<{ readonly form: Form; readonly bytes: Uint8Array }, Lookup>
@@ -120,9 +129,14 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events | 
         return found.value.value
       })
 
-    const store = (input: UploadInput, origin: Form["origin"], enrich: (fields: ReadonlyArray<FormField>) => ReadonlyArray<FormField>) =>
+    const store = (
+      input: UploadInput,
+      origin: Form["origin"],
+      enrich: (fields: ReadonlyArray<FormField>) => ReadonlyArray<FormField>,
+      known?: ParsedForm | undefined
+    ) =>
       Effect.gen(function*() {
-        const parsed = yield* engine.readForm(input.bytes, origin === "upload" ? "request" : "background")
+        const parsed = known ?? (yield* engine.readForm(input.bytes, origin === "upload" ? "request" : "background"))
         const now = Clock.nowIso()
         const form: Form = {
           id: Id.FormId.make(Id.make("form")),
@@ -166,13 +180,13 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events | 
       return form
     })
 
-    const createConverted = Effect.fn("Forms.createConverted")(function*(input: UploadInput & { readonly detections: ReadonlyArray<Detection> }) {
+    const createConverted = Effect.fn("Forms.createConverted")(function*(input: ConvertedInput) {
       const byName = new Map(input.detections.map((d) => [d.formName, d] as const))
       return yield* store(input, "conversion", (fields) =>
         fields.map((field) => {
           const detection = byName.get(field.form_name)
           return detection ? { ...field, name: detection.name, confidence: detection.confidence } : field
-        }))
+        }), input.parsed)
     })
 
     const list = Effect.fn("Forms.list")(function*(owner: Id.UserId, query: ListQuery) {

@@ -88,7 +88,15 @@ const fromRunner = (run: Runner, requestTimeoutMs?: number): PdfEngineShape => (
     Effect.scoped(Effect.gen(function*() {
       const progress = yield* Queue.unbounded<ConversionProgress>()
       yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(progress), onProgress)))
-      const result = yield* run("convert", { pdf, options }, "background", (value) => Queue.offerUnsafe(progress, value as ConversionProgress))
+      // Only progress forward: a conversion the pool runs again on a fresh worker (its used one
+      // ran out of memory) reports its first pages a second time.
+      let pagesDone = 0
+      const result = yield* run("convert", { pdf, options }, "background", (value) => {
+        const reported = value as ConversionProgress
+        if (reported.pagesDone <= pagesDone) return
+        pagesDone = reported.pagesDone
+        Queue.offerUnsafe(progress, reported)
+      })
       // The last page's progress is reported before the result is.
       for (const value of yield* Queue.clear(progress)) yield* onProgress(value)
       return result

@@ -45,7 +45,7 @@ const readBack = (bytes: Uint8Array) =>
 
 const hasQpdf = spawnSync("qpdf", ["--version"]).status === 0
 
-layer(EmbeddedConverter.layer.pipe(Layer.provide(PdfEngine.layerWorkers())))("EmbeddedConverter", (it) => {
+layer(EmbeddedConverter.layer.pipe(Layer.provideMerge(PdfEngine.layerWorkers())))("EmbeddedConverter", (it) => {
   it.effect("turns a flat form into a fillable one: widgets on the lines, named by /TU", () =>
     Effect.gen(function* () {
       const converter = yield* Converter
@@ -98,6 +98,21 @@ layer(EmbeddedConverter.layer.pipe(Layer.provide(PdfEngine.layerWorkers())))("Em
       })
       const { fields } = yield* readBack(filled)
       expect(fields).toHaveLength(result.detections.length)
+    }))
+
+  it.effect("gives the output as reading it would: the form it stores needs no second parse", () =>
+    Effect.gen(function* () {
+      const converter = yield* Converter
+      const engine = yield* PdfEngine.PdfEngine
+      for (const make of [FlatFixtures.flatApplicationForm, FlatFixtures.flatBoxedForm, FlatFixtures.flatNoFields]) {
+        const form = yield* Effect.promise(make)
+        const result = yield* converter.convert(form.bytes, options, noProgress)
+        expect(result.form).toBeDefined()
+        expect(result.form).toEqual(yield* engine.readForm(result.pdf))
+      }
+      // With only some pages read, the output is left to be read whole.
+      const long = yield* Effect.promise(() => FlatFixtures.flatLongForm(3))
+      expect((yield* converter.convert(long.bytes, { ...options, pages: [2] }, noProgress)).form).toBeUndefined()
     }))
 
   it.effect("reports progress after each page and honours the page selection", () =>

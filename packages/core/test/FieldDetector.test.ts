@@ -324,6 +324,26 @@ describe("Labels", () => {
     expect(Labels.find(query(first, second), pieces)?.text).toBe("Yes")
     expect(Labels.find(query(second, first), pieces)?.text).toBe("No")
   })
+
+  it("never takes text inside another field as a label, however many fields the page has", () => {
+    // A value left inside a box ("ABC") sits closer than the real label further left.
+    const pieces = [
+      { text: "Name", x1: 20, x2: 50, y: 502, size: 10 },
+      { text: "ABC", x1: 130, x2: 150, y: 502, size: 10 }
+    ]
+    const rect = { x1: 200, y1: 500, x2: 300, y2: 514 }
+    const holding = { x1: 45, y1: 498, x2: 190, y2: 516 }
+    // Fields all over the page, one spanning most of it and one with NaN corners: the value
+    // is found inside its box among them.
+    const others = [
+      ...Array.from({ length: 400 }, (_, i) => ({ x1: 20 + (i % 20) * 28, y1: 20 + Math.floor(i / 20) * 22, x2: 40 + (i % 20) * 28, y2: 34 + Math.floor(i / 20) * 22 })),
+      { x1: -5_000, y1: 700, x2: 5_000, y2: 760 },
+      { x1: Number.NaN, y1: 0, x2: 10, y2: 10 }
+    ]
+    const query = (obstacles: ReadonlyArray<typeof rect>) => ({ rect, band: [500, 514] as const, kind: "Text" as const, below: false, obstacles })
+    expect(Labels.find(query(others), pieces)?.text).toBe("ABC")
+    expect(Labels.find(query([...others, holding]), pieces)?.text).toBe("Name")
+  })
 })
 
 const corpusDir = join(process.env["FORMWRIGHT_CORPUS"] ?? fileURLToPath(new URL("../../../../shared/corpus", import.meta.url)), "pdfs")

@@ -75,13 +75,25 @@ describe("WorkerPool", () => {
     }), 60_000)
 
   it.runIf(process.platform === "linux")("a worker that ends a task holding most of its cap is replaced before the next", () =>
-    withPool({ maxHeapMb: 64, maxRssMb: 300, size: 1 }, async (pool) => {
+    withPool({ maxHeapMb: 64, maxRssMb: 400, size: 1 }, async (pool) => {
       const first = await run(pool, "pid")
-      expect(await run(pool, "keep", 20)).toBe(20)
-      // Holding little, it stays.
+      expect(await run(pool, "keep", 150)).toBe(150)
+      // Holding under 85% of its cap, it stays warm for the next task.
       expect(await run(pool, "pid")).toBe(first)
-      expect(await run(pool, "keep", 200)).toBe(200)
+      expect(await run(pool, "keep", 320)).toBe(320)
       expect(await run(pool, "pid")).not.toBe(first)
+    }), 60_000)
+
+  it.runIf(process.platform === "linux")("a task that runs out of memory on a used worker runs again on a fresh one", () =>
+    withPool({ maxHeapMb: 64, maxRssMb: 300, size: 1 }, async (pool, logs) => {
+      const first = await run(pool, "pid")
+      expect(await run(pool, "keep", 150)).toBe(150)
+      // 150 MiB more does not fit beside what the used worker holds, but fits a fresh worker.
+      const ranOn = await run(pool, "need", 150, { timeoutMs: 60_000 })
+      expect(ranOn).not.toBe(first)
+      expect(logs.some((line) => line.includes("runs again on a fresh one"))).toBe(true)
+      // On a fresh worker it is not tried again: past the cap there, it fails.
+      expect((await failure(run(pool, "need", 400, { timeoutMs: 60_000 }))).reason).toBe("OutOfMemory")
     }), 60_000)
 
   it.runIf(process.platform === "linux")("a large input goes to a fresh worker when a used one lacks room for its copies", () =>

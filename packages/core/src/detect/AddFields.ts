@@ -6,7 +6,21 @@
  * which is where readers of the form take `name` from.
  */
 import { Effect, Schema } from "effect"
-import { PDFArray, PDFDict, PDFDocument, type PDFForm, PDFHexString, PDFName, type PDFPage, StandardFonts } from "@cantoo/pdf-lib"
+import {
+  PDFAcroCheckBox,
+  PDFAcroRadioButton,
+  PDFAcroText,
+  PDFArray,
+  PDFCheckBox,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  type PDFPage,
+  PDFRadioGroup,
+  PDFTextField,
+  StandardFonts
+} from "@cantoo/pdf-lib"
 import type { PdfRejected, PdfUnusable } from "../pdf/PdfError.ts"
 import * as PdfLib from "../pdf/PdfLib.ts"
 import type { DetectedField } from "./FieldDetector.ts"
@@ -44,6 +58,41 @@ const topLevelNames = (doc: PDFDocument): Set<string> => {
   return names
 }
 
+/**
+ * New top-level fields, as `form.createTextField` and its siblings make them but without
+ * pdf-lib's check for a taken name, which wraps every field of the form and decodes its name on
+ * each call: quadratic, and most of the writing time on a page of a few hundred fields. The names
+ * given here are unique already (`taken` in `write`). A name with a period is a path of parent
+ * fields, which only pdf-lib's own methods create.
+ */
+const creator = (doc: PDFDocument) => {
+  const form = doc.getForm()
+  const topLevel = <F extends PDFAcroText | PDFAcroCheckBox | PDFAcroRadioButton>(field: F, name: string): F => {
+    field.setPartialName(name)
+    form.acroForm.addField(field.ref)
+    return field
+  }
+  return {
+    textField: (name: string): PDFTextField => {
+      if (name.includes(".")) return form.createTextField(name)
+      const field = topLevel(PDFAcroText.create(doc.context), name)
+      return PDFTextField.of(field, field.ref, doc)
+    },
+    checkBox: (name: string): PDFCheckBox => {
+      if (name.includes(".")) return form.createCheckBox(name)
+      const field = topLevel(PDFAcroCheckBox.create(doc.context), name)
+      return PDFCheckBox.of(field, field.ref, doc)
+    },
+    radioGroup: (name: string): PDFRadioGroup => {
+      if (name.includes(".")) return form.createRadioGroup(name)
+      const field = topLevel(PDFAcroRadioButton.create(doc.context), name)
+      return PDFRadioGroup.of(field, field.ref, doc)
+    }
+  }
+}
+
+type Creator = ReturnType<typeof creator>
+
 /** /TU belongs to the field; pdf.js reads it from the widget only, so it goes on both. */
 const named = (field: PDFDict, widgets: ReadonlyArray<PDFDict>, name: string) => {
   const tooltip = PDFHexString.fromText(name)
@@ -67,8 +116,8 @@ const placementOf = (field: DetectedField) => ({
  * within the group), the group named by its first option's label. Its confidence is the mean of
  * its options'.
  */
-const writeRadioGroup = (form: PDFForm, page: PDFPage, options: ReadonlyArray<DetectedField>, formName: string): DetectedField => {
-  const group = form.createRadioGroup(formName)
+const writeRadioGroup = (create: Creator, page: PDFPage, options: ReadonlyArray<DetectedField>, formName: string): DetectedField => {
+  const group = create.radioGroup(formName)
   const used = new Set<string>()
   for (const option of options) {
     const caption = option.radio!.value.trim() || `Option ${used.size + 1}`
@@ -106,7 +155,7 @@ const addSignature = (doc: PDFDocument, page: PDFPage, formName: string, field: 
 const write = async (doc: PDFDocument, fields: ReadonlyArray<DetectedField>): Promise<Written> => {
   // An XFA-aware viewer would show the XFA form and never the fields added here.
   PdfLib.makeAcroFormAuthoritative(doc)
-  const form = doc.getForm()
+  const create = creator(doc)
   const font = await doc.embedFont(StandardFonts.Helvetica)
   const pages = doc.getPages()
   const written: Array<DetectedField> = []
@@ -132,7 +181,7 @@ const write = async (doc: PDFDocument, fields: ReadonlyArray<DetectedField>): Pr
     if (field.radio && options === undefined) continue
     if (options && options.length >= 2) {
       groups.delete(`${field.page}|${field.radio!.group}`)
-      written.push(writeRadioGroup(form, page, options, unique(options[0]!.formName)))
+      written.push(writeRadioGroup(create, page, options, unique(options[0]!.formName)))
       continue
     }
     const formName = unique(field.formName)
@@ -140,11 +189,11 @@ const write = async (doc: PDFDocument, fields: ReadonlyArray<DetectedField>): Pr
       const dict = addSignature(doc, page, formName, field)
       named(dict, [dict], field.name)
     } else if (field.kind === "CheckBox") {
-      const created = form.createCheckBox(formName)
+      const created = create.checkBox(formName)
       created.addToPage(page, placementOf(field))
       named(created.acroField.dict, created.acroField.getWidgets().map((w) => w.dict), field.name)
     } else {
-      const created = form.createTextField(formName)
+      const created = create.textField(formName)
       if (field.multiline) created.enableMultiline()
       // Comb boxes: one character per cell, as many as the cells.
       if (field.maxLength !== undefined && field.maxLength > 1 && !field.multiline) {
@@ -165,8 +214,11 @@ const write = async (doc: PDFDocument, fields: ReadonlyArray<DetectedField>): Pr
   // cross-reference streams must not carry its /Encrypt over (see dropStaleStructure).
   PdfLib.dropStaleStructure(doc)
   // addToPage wrote each new widget's appearance; regenerating all of them on save would also
-  // rewrite the appearances of fields the document already had.
-  return { pdf: await doc.save({ updateFieldAppearances: false }), fields: written }
+  // rewrite the appearances of fields the document already had. pdf-lib pauses every 50 objects
+  // by default to let an event loop turn, with a timer that waits at least a millisecond: tens
+  // of milliseconds of idle waiting on a form of a few thousand objects, in a PDF worker whose
+  // event loop has nothing else to do.
+  return { pdf: await doc.save({ updateFieldAppearances: false, objectsPerTick: Infinity }), fields: written }
 }
 
 /**

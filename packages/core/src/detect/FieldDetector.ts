@@ -77,6 +77,11 @@ export interface Detection {
   readonly fields: ReadonlyArray<DetectedField>
   /** Pages examined (the selected pages that exist). */
   readonly pagesTotal: number
+  /**
+   * The text of every page, as `PageText.read` gives it, when every page was selected and read
+   * whole (none past the text limit, none unreadable): what reading the output again would find.
+   */
+  readonly text?: ReadonlyArray<PageText> | undefined
 }
 
 /**
@@ -98,9 +103,14 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
       // The text of the pages with detections, for naming them as uploaded forms are named.
       const texts: Array<PageText> = []
       const scanned: Array<number> = []
+      // Every page's text while every page is read whole; undefined once one is not.
+      let allText: Array<PageText> | undefined = selected.length === doc.numPages ? [] : undefined
       let done = 0
       for (const pageNumber of selected) {
         const input = yield* PageReader.read(doc, pageNumber)
+        const pageText: PageText = { page: pageNumber, width: input.view[2] - input.view[0], height: input.view[3] - input.view[1], runs: input.runs }
+        if (input.skipped === undefined) allText?.push(pageText)
+        else allText = undefined
         const vector = Pipeline.detectPage(input, options)
         // A page with nothing to read in vectors may be a scan: its fields are in its pixels.
         // (A page skipped for its text, or unreadable, is not read again.)
@@ -110,7 +120,7 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
         }
         found.push(...vector)
         if (vector.length > 0) {
-          texts.push({ page: pageNumber, width: input.view[2] - input.view[0], height: input.view[3] - input.view[1], runs: input.runs })
+          texts.push(pageText)
         }
         yield* onProgress({ pagesDone: ++done, pagesTotal: selected.length })
       }
@@ -131,7 +141,7 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
           }), { forRendering: true, maxImagePixels: PagePreview.bounds.maxImagePixels })
       }
       const understood = DetectedNames.labels(found, texts)
-      return { fields: name(found.map((d, i) => ({ ...d, label: understood[i] ?? d.label })), existing), pagesTotal: selected.length }
+      return { fields: name(found.map((d, i) => ({ ...d, label: understood[i] ?? d.label })), existing), pagesTotal: selected.length, text: allText }
     })
   )
 })

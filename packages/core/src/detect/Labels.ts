@@ -91,16 +91,58 @@ const extend = (
   return line
 }
 
+/** Whether a piece holds a letter or digit: asked for every field of its page, so kept. */
+const wordy = new WeakMap<TextPiece, boolean>()
+const hasWord = (p: TextPiece): boolean => {
+  let answer = wordy.get(p)
+  if (answer === undefined) {
+    answer = /[\p{L}\p{N}]/u.test(p.text)
+    wordy.set(p, answer)
+  }
+  return answer
+}
+
+/** Grid cells of `insideAny`, in points; a rectangle spanning more cells than the limit is asked of every point. */
+const CELL = 64
+const MAX_CELLS = 1_024
+
+/**
+ * Whether a point lies strictly inside any of `rects`. The rectangles are bucketed by the grid
+ * cells they cover, so a point is compared with the few around it rather than all of them: the
+ * label of every field of a page is sought among every other field, and comparing each text
+ * piece with each field there made naming a page cubic in its size.
+ */
+const insideAny = (rects: ReadonlyArray<Rect>): ((x: number, y: number) => boolean) => {
+  const cells = new Map<string, Array<Rect>>()
+  const everywhere: Array<Rect> = []
+  for (const r of rects) {
+    // Nothing is strictly inside an empty (or NaN) rectangle.
+    if (!(r.x2 > r.x1 && r.y2 > r.y1)) continue
+    const [i1, i2, j1, j2] = [Math.floor(r.x1 / CELL), Math.floor(r.x2 / CELL), Math.floor(r.y1 / CELL), Math.floor(r.y2 / CELL)]
+    if (!((i2 - i1 + 1) * (j2 - j1 + 1) <= MAX_CELLS)) {
+      everywhere.push(r)
+      continue
+    }
+    for (let i = i1; i <= i2; i++) {
+      for (let j = j1; j <= j2; j++) {
+        const key = `${i}:${j}`
+        const bucket = cells.get(key)
+        if (bucket) bucket.push(r)
+        else cells.set(key, [r])
+      }
+    }
+  }
+  const contains = (x: number, y: number) => (o: Rect) => x > o.x1 && x < o.x2 && y > o.y1 && y < o.y2
+  return (x, y) =>
+    everywhere.some(contains(x, y)) || (cells.get(`${Math.floor(x / CELL)}:${Math.floor(y / CELL)}`)?.some(contains(x, y)) ?? false)
+}
+
 /** Finds the label of one field among the page's text pieces. */
 export const find = (query: LabelQuery, pieces: ReadonlyArray<TextPiece>): Label | undefined => {
   const { rect, band, obstacles } = query
   // Text inside another field is that field's value, never a label; nor is bare punctuation.
-  const usable = pieces.filter((p) => {
-    if (!/[\p{L}\p{N}]/u.test(p.text)) return false
-    const cx = (p.x1 + p.x2) / 2
-    const cy = (bottom(p) + top(p)) / 2
-    return !obstacles.some((o) => cx > o.x1 && cx < o.x2 && cy > o.y1 && cy < o.y2)
-  })
+  const covered = insideAny(obstacles)
+  const usable = pieces.filter((p) => hasWord(p) && !covered((p.x1 + p.x2) / 2, (bottom(p) + top(p)) / 2))
   const between = (x1: number, x2: number) =>
     obstacles.some((o) => overlapsY(o, band[0], band[1]) && o.x1 >= x1 - 1 && o.x2 <= x2 + 1)
   const make = (line: ReadonlyArray<TextPiece>, position: LabelPosition, distance: number): Label | undefined => {

@@ -392,19 +392,38 @@ export const textWithMarkers = (pages: number, text: ReadonlyArray<PageText.Page
 export const readForm: (bytes: Uint8Array) => Effect.Effect<ParsedForm, PdfUnusable | PdfRejected> = Effect.fn("FormReader.readForm")(
   function*(bytes: Uint8Array) {
     const doc = yield* PdfLib.load(bytes)
-    const pages = doc.getPageCount()
-    const inputs = yield* Effect.try({ try: () => readFields(doc), catch: () => unusable("Damaged") })
-    if (inputs.length === 0 && PdfLib.hasXfa(doc)) return yield* unusable("XfaOnly")
-    yield* PdfLimits.checkFields(inputs.length)
+    const inputs = yield* fieldInputs(doc)
     // pdf.js reads the text; when it cannot, the fields are still worth returning.
     const text = yield* PageText.read(bytes).pipe(
       Effect.catchDefect(() => Effect.succeed([])),
       Effect.catch(() => Effect.succeed([]))
     )
+    return yield* formFrom(doc, inputs, text)
+  }
+)
+
+const fieldInputs = (doc: PDFDocument) =>
+  Effect.gen(function*() {
+    const inputs = yield* Effect.try({ try: () => readFields(doc), catch: () => unusable("Damaged") })
+    if (inputs.length === 0 && PdfLib.hasXfa(doc)) return yield* unusable("XfaOnly")
+    yield* PdfLimits.checkFields(inputs.length)
+    return inputs
+  })
+
+const formFrom = (doc: PDFDocument, inputs: ReadonlyArray<Understanding.FieldInput>, text: ReadonlyArray<PageText.PageText>) =>
+  Effect.gen(function*() {
+    const pages = doc.getPageCount()
     // Understanding is a refinement: should it ever throw, the fields as read are still right.
     const fields = yield* Effect.sync(() => understandFields(inputs, text)).pipe(
       Effect.catchDefect(() => Effect.succeed(inputs.map((input) => input.field)))
     )
-    return { pages, fields, asText: textWithMarkers(pages, text, fields) }
-  }
-)
+    return { pages, fields, asText: textWithMarkers(pages, text, fields) } satisfies ParsedForm
+  })
+
+/**
+ * What `readForm` gives for a document already open with pdf-lib whose page text was already
+ * read as `PageText.read` reads it (every page, in order): a conversion reads its output this
+ * way rather than parsing the PDF it has just written a second time.
+ */
+export const readOpenForm = (doc: PDFDocument, text: ReadonlyArray<PageText.PageText>): Effect.Effect<ParsedForm, PdfUnusable | PdfRejected> =>
+  Effect.flatMap(fieldInputs(doc), (inputs) => formFrom(doc, inputs, text))

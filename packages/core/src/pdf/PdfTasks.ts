@@ -3,7 +3,8 @@
  * the calling thread, with `PdfEngine.layerInline`). Inputs and outputs are plain data, so they
  * cross a thread boundary by structured clone; errors cross as `SerializedError`.
  */
-import { Effect, Exit } from "effect"
+import type { PDFDocument } from "@cantoo/pdf-lib"
+import { Effect, Exit, Option } from "effect"
 import type { ConversionOptions, ConversionProgress, ConvertedPdf } from "../Converter.ts"
 import { ConverterError } from "../Converter.ts"
 import * as AddFields from "../detect/AddFields.ts"
@@ -38,14 +39,28 @@ const convert = (
   Effect.gen(function*() {
     const doc = yield* PdfLib.load(pdf)
     const detection = yield* FieldDetector.detect(pdf, options, onProgress)
-    if (detection.fields.length === 0) return { pdf, detections: [] } satisfies ConvertedPdf
+    if (detection.fields.length === 0) return { pdf, detections: [], ...(yield* readOutput(doc, detection.text)) } satisfies ConvertedPdf
     const written = yield* AddFields.addFields(doc, detection.fields).pipe(
       Effect.catchTag("AddFieldsError", (error) => Effect.fail(new ConverterError({ message: error.message, cause: error.cause })))
     )
     return {
       pdf: written.pdf,
-      detections: written.fields.map((f) => ({ formName: f.formName, name: f.name, confidence: f.confidence }))
+      detections: written.fields.map((f) => ({ formName: f.formName, name: f.name, confidence: f.confidence })),
+      ...(yield* readOutput(doc, detection.text))
     } satisfies ConvertedPdf
+  })
+
+/**
+ * The output as `readForm` would read it, from the document as written (`doc`, which saving
+ * left as the output is) and the text the detector read of every page: a second parse of the
+ * PDF (pdf-lib and pdf.js, the largest cost after detection) is saved. Without the text of
+ * every page, or should reading fail, the form is read from the output by whoever stores it.
+ */
+const readOutput = (doc: PDFDocument, text: ReadonlyArray<PageText.PageText> | undefined) =>
+  Effect.gen(function*() {
+    if (text === undefined) return {}
+    const form = yield* Effect.option(FormReader.readOpenForm(doc, text))
+    return Option.isSome(form) ? { form: form.value } : {}
   })
 
 const readDocument = (bytes: Uint8Array): Effect.Effect<DocumentContent, PdfUnusable | PdfRejected> =>

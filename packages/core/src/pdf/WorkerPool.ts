@@ -85,6 +85,8 @@ interface Pending {
   readonly options: RunOptions
   readonly resolve: (value: unknown) => void
   readonly reject: (error: TaskFailed) => void
+  /** Already run again on a fresh worker after a used one ran out of memory under it. */
+  readonly retried?: boolean
 }
 
 interface Slot {
@@ -107,8 +109,15 @@ export interface Pool {
   readonly stats: () => { readonly workers: number; readonly busy: number; readonly queued: number }
 }
 
-/** The share of the resident cap past which a worker is replaced once its task is done. */
-const RETIRE_SHARE = 0.6
+/**
+ * The share of the resident cap past which a worker is replaced once its task is done. A warm
+ * worker holds 220-300 MiB of the default 384 (pdf.js's fonts and CMaps, the allocator's high
+ * water), so a lower share replaced nearly every worker after every task, and each conversion
+ * paid a process start, its module loading and a cold JIT (measured: 0.58 s of CPU a page, against
+ * 0.27 s with warm workers). A task a used worker lacks the room for runs again on a fresh one
+ * (see `discard`), so keeping warm workers costs no task its memory.
+ */
+const RETIRE_SHARE = 0.85
 /** How many copies of its input a task holds at once at its peak (IPC buffer, pdf-lib, pdf.js). */
 const inputCopies = 4
 
@@ -135,14 +144,22 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
     return current
   }
 
-  /** Stops a worker that misbehaved; its task fails with `reason`. */
+  /**
+   * Stops a worker that misbehaved; its task fails with `reason`. A task that ran out of memory
+   * on a worker that had run tasks before is run once more, first in line, on a fresh worker: what
+   * its predecessors left behind took the room it needed, and a fresh worker has its whole cap.
+   */
   const discard = (slot: Slot, reason: RejectReason | undefined, message: string) => {
     if (slot.gone) return
     slot.gone = true
     slots.delete(slot)
     const current = finish(slot)
     slot.worker.kill("SIGKILL")
-    if (current) current.reject(new TaskFailed(message, reason))
+    if (current && reason === "OutOfMemory" && slot.tasksRun > 0 && !current.retried && !closed) {
+      const { timer: _, ...pending } = current
+      queues[pending.options.lane].unshift({ ...pending, retried: true })
+      log("warn", `PDF worker: a task ran out of memory on a used worker; it runs again on a fresh one`)
+    } else if (current) current.reject(new TaskFailed(message, reason))
     dispatch()
   }
 
@@ -329,10 +346,11 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
       if (!idle && slots.size >= size) return
       const next = takeNext()
       if (!next) return
-      if (idle && tooFullFor(idle, next.options.inputBytes)) {
-        // Its successor gets the task: a large PDF on a worker holding its predecessors' memory
-        // would fail for them, where a fresh worker has room.
-        retire(idle)
+      if (idle && idle.tasksRun > 0 && (next.retried === true || tooFullFor(idle, next.options.inputBytes))) {
+        // A fresh worker gets the task: a large PDF (or one that already ran out of memory) on a
+        // worker holding its predecessors' memory would fail for them, where a fresh one has room.
+        // The used worker stays for other work when the pool has room beside it.
+        if (slots.size >= size) retire(idle)
         idle = undefined
       }
       start(idle ?? spawn(), next)
@@ -354,7 +372,8 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
       dispatch()
       const cancel = () => {
         const queue = queues[runOptions.lane]
-        const at = queue.indexOf(pending)
+        // By id: a task run again after running out of memory is queued as a copy.
+        const at = queue.findIndex((queuedTask) => queuedTask.id === id)
         if (at >= 0) {
           queue.splice(at, 1)
           return

@@ -51,6 +51,12 @@ process.on("message", (message: { id: number; task: string; input: unknown }) =>
       ;(globalThis as { kept?: unknown }).kept = kept
       return port.postMessage({ type: "done", id, value: kept.length })
     }
+    case "need": {
+      // Needs `input` MiB for a moment (longer than the pool's memory watch takes to see it),
+      // then answers with its process id.
+      const needed = Array.from({ length: input as number }, () => Buffer.alloc(1024 * 1024, 1))
+      return setTimeout(() => port.postMessage({ type: "done", id, value: needed.length > 0 ? process.pid : 0 }), 300)
+    }
     case "pid":
       return port.postMessage({ type: "done", id, value: process.pid })
     case "linger": {
