@@ -155,8 +155,10 @@ export const layer: Layer.Layer<
         }
         yield* update(job, { status: "processing", attempts: job.attempts + 1 })
         const outcome = yield* Effect.result(convert(job))
+        // A crashed worker, a converter service away, or records that cannot be reached.
         const transient = outcome._tag === "Failure" &&
-          (outcome.failure._tag === "PdfRejected" || outcome.failure._tag === "ConverterError") && outcome.failure.transient === true
+          ((outcome.failure._tag === "PdfRejected" || outcome.failure._tag === "ConverterError") && outcome.failure.transient === true ||
+            Storage.isUnavailable(outcome.failure))
         if (transient && !attempt.last) {
           yield* Effect.logWarning(`conversion will be retried: ${outcome.failure.message}`)
           return "retry" as const
@@ -173,7 +175,11 @@ export const layer: Layer.Layer<
         }
         return "done" as const
       }).pipe(
-        Effect.catchCause((cause) => Effect.logError("conversion processing crashed", cause).pipe(Effect.as("done" as const))),
+        Effect.catchCause((cause) =>
+          Storage.isUnavailable(cause)
+            ? Effect.logWarning("conversion will be retried: its records cannot be reached", cause).pipe(Effect.as("retry" as const))
+            : Effect.logError("conversion processing crashed", cause).pipe(Effect.as("done" as const))
+        ),
         Effect.withSpan("Conversions.process", { attributes: { job_id: item.id } })
       )
 

@@ -229,6 +229,11 @@ export const layer: Layer.Layer<
           yield* Effect.logWarning(`session fill will be retried: ${outcome.failure.message}`)
           return "retry" as const
         }
+        // The records cannot be reached: nothing can be recorded now, so the job waits for a retry.
+        if (outcome._tag === "Failure" && Storage.isUnavailable(outcome.failure)) {
+          yield* Effect.logWarning(`session will be retried: ${outcome.failure.message}`)
+          return "retry" as const
+        }
         if (outcome._tag === "Success") {
           yield* setState(session, { status: "completed", ...outcome.success })
           yield* events.publish(finalEvent({ ...session, status: "completed", ...outcome.success }))
@@ -240,7 +245,11 @@ export const layer: Layer.Layer<
         }
         return "done" as const
       }).pipe(
-        Effect.catchCause((cause) => Effect.logError("session processing crashed", cause).pipe(Effect.as("done" as const))),
+        Effect.catchCause((cause) =>
+          Storage.isUnavailable(cause)
+            ? Effect.logWarning("session will be retried: its records cannot be reached", cause).pipe(Effect.as("retry" as const))
+            : Effect.logError("session processing crashed", cause).pipe(Effect.as("done" as const))
+        ),
         Effect.withSpan("Sessions.process", { attributes: { session_id: item.id } })
       )
 
