@@ -1,0 +1,84 @@
+/**
+ * Two API servers against one, on the whole-system setup (issue 10's target: two servers give
+ * at least 1.7x the sessions per minute of one):
+ *
+ *   node bench/system-scaling.ts [sessions] [in flight]      (defaults: 60 sessions, 8 at a time)
+ *
+ * One deployment (scripts/system/Cluster.ts: PostgreSQL, Ceph RGW, a converter service, API
+ * servers on PostgreSQL + S3) starts with one API server; `sessions` autofill sessions over small
+ * corpus forms are created through it, `in flight` at a time, and timed from the first request to
+ * the last session completed. Then a second API server joins the same deployment and the same
+ * number of sessions is sent, alternating between the two. Each round is preceded by a few
+ * sessions per server that warm its PDF workers up (they start on first use). Printed: sessions
+ * per minute with one and with two servers, and the ratio.
+ *
+ * A session's work (reading the form, filling, saving the PDF) runs in the PDF worker processes of
+ * whichever server's pg-boss worker took the job (FORMWRIGHT_PDF_WORKERS, by default the cores
+ * available, at least 2): on one machine, two servers add workers but not cores, so the ratio says
+ * how much of a session is CPU on that machine rather than what separate machines would give.
+ */
+import * as Os from "node:os"
+import * as Cluster from "../scripts/system/Cluster.ts"
+import { pool, send, smallForms } from "../scripts/system/Load.ts"
+
+const sessionCount = Number(process.argv[2] ?? 60)
+const inFlight = Number(process.argv[3] ?? 8)
+const say = (line: string) => process.stdout.write(`${line}\n`)
+
+const main = async () => {
+  const lacking = Cluster.missing()
+  if (lacking !== undefined) throw new Error(`this benchmark needs ${lacking}`)
+  const cluster = await Cluster.start({ apiServers: 1, say: (line) => say(`[system] ${line}`) })
+  try {
+    const servers = [...cluster.api]
+    const pdfs = smallForms(3)
+    const formIds: Array<string> = []
+    for (const pdf of pdfs) {
+      const answer = await send(servers, 0, "/v1/forms/upload", () => ({ method: "POST", headers: { "content-type": "application/pdf" }, body: Buffer.from(pdf) }))
+      if (answer.status !== 200) throw new Error(`upload: ${answer.status} ${JSON.stringify(answer.body)}`)
+      formIds.push(answer.body[0].form_id)
+    }
+
+    /** `count` sessions through `servers` in turn, `inFlight` at a time; ms from the first request to the last completion. */
+    const round = async (count: number) => {
+      const began = Date.now()
+      const ids = await pool(Array.from({ length: count }, (_, i) => i), inFlight, async (i) => {
+        const answer = await send(servers, i % servers.length, "/v1/sessions", () => ({
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ form_id: formIds[i % formIds.length], text_info: `First name: Ada ${i}\nLast name: Lovelace\nEmail: ada${i}@example.com` })
+        }))
+        if (answer.status !== 202) throw new Error(`session: ${answer.status} ${JSON.stringify(answer.body)}`)
+        const id: string = answer.body.session_id
+        // Polled where it was created, as a client would.
+        for (;;) {
+          const status = await send(servers, answer.via, `/v1/sessions/${id}`)
+          if (status.body?.status === "completed") return id
+          if (status.body?.status === "failed") throw new Error(`session ${id} failed: ${status.body.error_message}`)
+          await new Promise((r) => setTimeout(r, 50))
+        }
+      })
+      return { ms: Date.now() - began, ids }
+    }
+
+    const perMinute = (ms: number) => (sessionCount / ms) * 60_000
+    await round(4 * servers.length)
+    const one = await round(sessionCount)
+    say(`one API server:  ${sessionCount} sessions in ${(one.ms / 1000).toFixed(1)} s = ${perMinute(one.ms).toFixed(1)} sessions/min`)
+
+    servers.push(await cluster.startApi())
+    await round(4 * servers.length)
+    const two = await round(sessionCount)
+    say(`two API servers: ${sessionCount} sessions in ${(two.ms / 1000).toFixed(1)} s = ${perMinute(two.ms).toFixed(1)} sessions/min`)
+
+    const ratio = one.ms / two.ms
+    say(`ratio two/one: ${ratio.toFixed(2)}x (target >= 1.7x; ${Os.availableParallelism()} cores on this machine, ${inFlight} sessions in flight)`)
+  } finally {
+    await cluster.stop()
+  }
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
