@@ -16,6 +16,8 @@
  * whichever server's pg-boss worker took the job (FORMWRIGHT_PDF_WORKERS, by default the cores
  * available, at least 2): on one machine, two servers add workers but not cores, so the ratio says
  * how much of a session is CPU on that machine rather than what separate machines would give.
+ * `BENCH_PDF_WORKERS=n` gives every API server n PDF workers (FORMWRIGHT_PDF_WORKERS); a server
+ * keeps one of them for requests, so with the default two a server runs background work on one.
  */
 import * as Os from "node:os"
 import * as Cluster from "../scripts/system/Cluster.ts"
@@ -28,7 +30,12 @@ const say = (line: string) => process.stdout.write(`${line}\n`)
 const main = async () => {
   const lacking = Cluster.missing()
   if (lacking !== undefined) throw new Error(`this benchmark needs ${lacking}`)
-  const cluster = await Cluster.start({ apiServers: 1, say: (line) => say(`[system] ${line}`) })
+  const workers = process.env.BENCH_PDF_WORKERS
+  const cluster = await Cluster.start({
+    apiServers: 1,
+    apiEnv: workers ? { FORMWRIGHT_PDF_WORKERS: workers } : {},
+    say: (line) => say(`[system] ${line}`)
+  })
   try {
     const servers = [...cluster.api]
     const pdfs = smallForms(3)
@@ -72,7 +79,7 @@ const main = async () => {
     say(`two API servers: ${sessionCount} sessions in ${(two.ms / 1000).toFixed(1)} s = ${perMinute(two.ms).toFixed(1)} sessions/min`)
 
     const ratio = one.ms / two.ms
-    say(`ratio two/one: ${ratio.toFixed(2)}x (target >= 1.7x; ${Os.availableParallelism()} cores on this machine, ${inFlight} sessions in flight)`)
+    say(`ratio two/one: ${ratio.toFixed(2)}x (target >= 1.7x; ${Os.availableParallelism()} cores on this machine, ${inFlight} sessions in flight, ${workers ?? "default"} PDF workers per server)`)
   } finally {
     await cluster.stop()
   }

@@ -4,8 +4,9 @@
  * The system (scripts/system/Cluster.ts): PostgreSQL, Ceph RGW, one converter service and two
  * API servers on PostgreSQL + S3 that hand conversions to it, plus a webhook receiver here.
  * The load: 40 sessions and 20 conversions, sent alternately to both API servers, a few at a time.
- * The faults: once a third of the work is acknowledged, the first API server and the converter
- * are killed with SIGKILL (with their PDF workers); the converter is started again 3 s later.
+ * The faults: once a third of the work is acknowledged and jobs are running, the first API server
+ * and the converter are killed with SIGKILL (with their PDF workers); the converter is started
+ * again 3 s later.
  *
  * It passes when every acknowledged session and conversion ends `completed`, each ran as exactly
  * one pg-boss job that ended `completed`, the receiver got exactly one `*.completed` event id per
@@ -102,6 +103,8 @@ const main = async () => {
       say(`converter started again (${seconds(converterBackAt - killedAt)} after the kill)`)
     }
     let faulted: Promise<void> | undefined
+    const running = () =>
+      Number(cluster.sql(`SELECT count(*) FROM ${cluster.schema}_jobs.job WHERE state = 'active' AND name IN ('formwright-session', 'formwright-conversion')`)[0]?.[0] ?? 0)
     await pool(work, 4, async (kind, index) => {
       const answer = kind === "session"
         ? await send(servers, index % 2, "/v1/sessions", () => ({
@@ -117,7 +120,8 @@ const main = async () => {
       const expected = kind === "session" ? 202 : 200
       if (answer.status !== expected) throw new Error(`${kind} ${index}: ${answer.status} ${JSON.stringify(answer.body)}`)
       items.push({ kind, id: kind === "session" ? answer.body.session_id : answer.body.job_id, via: answer.via, at: Date.now() })
-      if (faulted === undefined && items.length >= Math.ceil(work.length / 3)) faulted = faults()
+      // Mid-run: a third acknowledged, and jobs running (on either server) for the kill to interrupt.
+      if (faulted === undefined && items.length >= Math.ceil(work.length / 3) && (running() >= 2 || items.length === work.length)) faulted = faults()
     })
     await faulted
     const allAcknowledged = Date.now()
