@@ -26,8 +26,10 @@ export const webhookSecret = "system-webhook-secret-0001"
 export const missing = (): string | undefined => {
   const has = (command: string) => spawnSync("sh", ["-c", command], { stdio: "ignore" }).status === 0
   const lacking: Array<string> = []
-  if (!process.env.FORMWRIGHT_TEST_DATABASE_URL && !has("ls /usr/lib/postgresql/*/bin/pg_ctl || command -v pg_ctl")) {
-    lacking.push("PostgreSQL (apt-get install postgresql, or set FORMWRIGHT_TEST_DATABASE_URL)")
+  // psql reads the job queues for the checks, even when the database is given.
+  const psql = has("ls /usr/lib/postgresql/*/bin/psql || command -v psql")
+  if (!psql || (!process.env.FORMWRIGHT_TEST_DATABASE_URL && !has("ls /usr/lib/postgresql/*/bin/pg_ctl || command -v pg_ctl"))) {
+    lacking.push("PostgreSQL (apt-get install postgresql; FORMWRIGHT_TEST_DATABASE_URL names another server)")
   }
   if (!process.env.FORMWRIGHT_TEST_S3_ENDPOINT && !has("command -v radosgw")) {
     lacking.push("Ceph RGW (apt-get install radosgw ceph-mon ceph-osd, or set FORMWRIGHT_TEST_S3_ENDPOINT)")
