@@ -3,6 +3,9 @@ import { configDefaults, defineConfig } from "vitest/config"
 /** The hostile-input suite measures /health latency and peak memory, so it runs alone, last. */
 const hostileSuite = "packages/http-node/test/Hostile.test.ts"
 
+/** The whole-system test (scripts/system-test.ts) starts a deployment of its own: alone, after the rest. */
+const systemSuite = "scripts/system/System.test.ts"
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -28,6 +31,15 @@ export default defineConfig({
           include: [hostileSuite],
           fileParallelism: false,
           sequence: { groupOrder: 1 }
+        }
+      },
+      {
+        extends: true,
+        test: {
+          name: "system",
+          include: [systemSuite],
+          fileParallelism: false,
+          sequence: { groupOrder: 2 }
         }
       }
     ]

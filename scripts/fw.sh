@@ -20,7 +20,11 @@
 #                                over HTTP against pdf-lib's parse alone, and a 50 MB upload's
 #                                peak memory, args: [runs]); `profiles` (bench/profiles-listing.ts,
 #                                a profile listing on PostgreSQL against the directory, args:
-#                                [profiles] [requests])
+#                                [profiles] [requests]); `system` (bench/system-scaling.ts, sessions
+#                                per minute with two API servers against one on the whole-system
+#                                setup, args: [sessions] [in flight])
+#   scripts/fw.sh system-test    the whole-system test (scripts/system-test.ts): PostgreSQL, Ceph RGW,
+#                                a converter service and two API servers, two of them killed mid-run
 #   scripts/fw.sh fuzz [args]    the long fuzz run of hostile PDFs against a real server (scripts/fuzz.ts)
 #   scripts/fw.sh eval [args]    autofill and label-inference figures against eval/baseline.json (scripts/eval.ts);
 #                                `eval detect [--raster]`: flat-to-fillable detection figures
@@ -100,11 +104,13 @@ case "$command" in
       fill) shift; exec node bench/fill-speed.ts "$@" ;;
       upload) shift; exec node bench/upload-speed.ts "$@" ;;
       profiles) shift; exec node bench/profiles-listing.ts "$@" ;;
+      system) shift; exec node bench/system-scaling.ts "$@" ;;
       [0-9]*) exec node bench/storage-throughput.ts "$@" ;;
-      *) say "unknown benchmark '$1' (storage, autofill, http, detect, fill, upload, profiles)"; exit 2 ;;
+      *) say "unknown benchmark '$1' (storage, autofill, http, detect, fill, upload, profiles, system)"; exit 2 ;;
     esac
     ;;
   fuzz) exec node scripts/fuzz.ts "$@" ;;
+  system-test) exec node scripts/system-test.ts "$@" ;;
   eval) exec node scripts/eval.ts "$@" ;;
   test)
     say "type-checking (tsc)"
@@ -119,5 +125,5 @@ case "$command" in
     ;;
   openapi-types) exec node scripts/openapi-types.ts ;;
   env) echo "export PATH=\"$PATH\"" ;;
-  *) say "unknown command '$command' (start, test, cli, bench, fuzz, eval, pack-check, openapi-lint, openapi-types, env)"; exit 2 ;;
+  *) say "unknown command '$command' (start, test, cli, bench, system-test, fuzz, eval, pack-check, openapi-lint, openapi-types, env)"; exit 2 ;;
 esac

@@ -22,7 +22,8 @@ const ConvertQuery = {
  * What a converter service may answer (`FORMWRIGHT_CONVERTER_URL`, docs/converter-service.md):
  * its status is passed on, with `Error when starting conversion.` / `Error when fetching conversion status.`.
  */
-const converterErrors = [Errors.ConversionUnauthorized, Errors.ConversionBadGateway, Errors.ConversionServiceUnavailable]
+// The converter's 503 (full) is conversionCommon's 503, which also says the database is away.
+const converterErrors = [Errors.ConversionUnauthorized, Errors.ConversionBadGateway]
 const startErrors = [...Errors.conversionCommon, Errors.ConversionPayloadTooLarge, Errors.ConversionUnprocessable, ...converterErrors]
 const statusErrors = [...Errors.conversionCommon, Errors.ConversionNotFound, ...converterErrors]
 const jobId = { job_id: Schema.String }

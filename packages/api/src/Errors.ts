@@ -35,6 +35,7 @@ export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("Un
 export class Unprocessable extends Schema.Class<Unprocessable>("Unprocessable")(fields, { httpApiStatus: 422, description: "The body is not a usable PDF (not a PDF, damaged, user password, XFA-only)." }) {}
 export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyRequests")(fields, { httpApiStatus: 429, description: "Over a rate limit; `Retry-After` gives the seconds to wait." }) {}
 export class Internal extends Schema.Class<Internal>("Internal")(fields, { httpApiStatus: 500, description: "Unexpected failure; the message carries a trace id, no detail." }) {}
+export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("ServiceUnavailable")(fields, { httpApiStatus: 503, description: "The server's database cannot be reached for now; nothing was changed. Try again later." }) {}
 export class InsufficientStorage extends Schema.Class<InsufficientStorage>("InsufficientStorage")(fields, { httpApiStatus: 507, description: "The server's storage is full; nothing was stored. Try again later." }) {}
 
 export class ConversionUnauthorized extends Schema.Class<ConversionUnauthorized>("ConversionUnauthorized")(conversionFields, { httpApiStatus: 401, description: "Missing or unknown API key." }) {}
@@ -46,9 +47,9 @@ export class ConversionUnprocessable extends Schema.Class<ConversionUnprocessabl
 export class ConversionTooManyRequests extends Schema.Class<ConversionTooManyRequests>("ConversionTooManyRequests")(conversionFields, { httpApiStatus: 429, description: "Over a rate limit; `Retry-After` gives the seconds to wait." }) {}
 export class ConversionInternal extends Schema.Class<ConversionInternal>("ConversionInternal")(conversionFields, { httpApiStatus: 500, description: "Unexpected failure." }) {}
 export class ConversionBadGateway extends Schema.Class<ConversionBadGateway>("ConversionBadGateway")(conversionFields, { httpApiStatus: 502, description: "The converter service could not be reached." }) {}
-export class ConversionServiceUnavailable extends Schema.Class<ConversionServiceUnavailable>("ConversionServiceUnavailable")(conversionFields, { httpApiStatus: 503, description: "The converter service is full (its queue) or unavailable; try again later." }) {}
+export class ConversionServiceUnavailable extends Schema.Class<ConversionServiceUnavailable>("ConversionServiceUnavailable")(conversionFields, { httpApiStatus: 503, description: "The converter service is full (its queue) or unavailable, or the server's database cannot be reached for now; try again later." }) {}
 export class ConversionInsufficientStorage extends Schema.Class<ConversionInsufficientStorage>("ConversionInsufficientStorage")(conversionFields, { httpApiStatus: 507, description: "The server's storage is full; nothing was stored." }) {}
 
 /** The errors every authenticated route may answer. */
-export const common = [BadRequest, Unauthorized, Internal, InsufficientStorage] as const
-export const conversionCommon = [ConversionBadRequest, ConversionInternal, ConversionInsufficientStorage] as const
+export const common = [BadRequest, Unauthorized, Internal, ServiceUnavailable, InsufficientStorage] as const
+export const conversionCommon = [ConversionBadRequest, ConversionInternal, ConversionServiceUnavailable, ConversionInsufficientStorage] as const

@@ -110,16 +110,37 @@ export const layer: Layer.Layer<
         )
       })
 
+    /**
+     * The event of a finished job. Its id depends only on the job and the outcome, so the event
+     * published again by a later run carries the id of the first.
+     */
+    const finalEvent = (job: ConversionJob, fields: number): Events.Event => {
+      const type = job.status === "completed" ? "conversion.completed" : "conversion.failed"
+      return {
+        id: Id.derive("event", job.id, type),
+        type,
+        owner: job.owner,
+        created: Clock.nowIso(),
+        data: job.status === "completed"
+          ? { job_id: job.id, form_id: job.form_id, fields }
+          : { job_id: job.id, error_message: job.error_message ?? "" }
+      }
+    }
+
+    /** The final event of a job a run before this one finished (its form read for the field count). */
+    const finalEventAgain = (job: ConversionJob) =>
+      job.status === "completed" && job.form_id !== undefined
+        ? forms.get(job.owner, job.form_id).pipe(
+          Effect.map((form) => finalEvent(job, form.fields.length)),
+          // The form was deleted since: the outcome is still reported, with no field count to give.
+          Effect.catchTags({ FormNotFound: () => Effect.succeed(finalEvent(job, 0)), FormForbidden: () => Effect.succeed(finalEvent(job, 0)) })
+        )
+        : Effect.succeed(finalEvent(job, 0))
+
     const fail = (job: ConversionJob, message: string) =>
       Effect.gen(function*() {
         yield* update(job, { status: "failed", error_message: message })
-        yield* events.publish({
-          id: Id.make("event"),
-          type: "conversion.failed",
-          owner: job.owner,
-          created: Clock.nowIso(),
-          data: { job_id: job.id, error_message: message }
-        })
+        yield* events.publish(finalEvent({ ...job, status: "failed", error_message: message }, 0))
       })
 
     const process = (item: JobRunner.WorkItem, attempt: JobRunner.Attempt) =>
@@ -127,11 +148,18 @@ export const layer: Layer.Layer<
         const found = yield* storage.getJson(ConversionJob, keys.job(item.owner, item.id))
         if (Option.isNone(found)) return "done" as const
         const job = found.value.value
-        if (job.status === "completed" || job.status === "failed") return "done" as const
+        if (job.status === "completed" || job.status === "failed") {
+          // A run finished the record and may have died before its event was written: publish
+          // it again, under the same id (at least once; receivers drop ids they have seen).
+          yield* events.publish(yield* finalEventAgain(job))
+          return "done" as const
+        }
         yield* update(job, { status: "processing", attempts: job.attempts + 1 })
         const outcome = yield* Effect.result(convert(job))
+        // A crashed worker, a converter service away, or records that cannot be reached.
         const transient = outcome._tag === "Failure" &&
-          (outcome.failure._tag === "PdfRejected" || outcome.failure._tag === "ConverterError") && outcome.failure.transient === true
+          ((outcome.failure._tag === "PdfRejected" || outcome.failure._tag === "ConverterError") && outcome.failure.transient === true ||
+            Storage.isUnavailable(outcome.failure))
         if (transient && !attempt.last) {
           yield* Effect.logWarning(`conversion will be retried: ${outcome.failure.message}`)
           return "retry" as const
@@ -139,13 +167,7 @@ export const layer: Layer.Layer<
         if (outcome._tag === "Success") {
           const form = outcome.success
           yield* update(job, { status: "completed", form_id: form.id })
-          yield* events.publish({
-            id: Id.make("event"),
-            type: "conversion.completed",
-            owner: job.owner,
-            created: Clock.nowIso(),
-            data: { job_id: job.id, form_id: form.id, fields: form.fields.length }
-          })
+          yield* events.publish(finalEvent({ ...job, status: "completed", form_id: form.id }, form.fields.length))
         } else {
           const error = outcome.failure
           const message = error._tag === "StorageError" ? "The conversion could not be completed." : finalMessage(error, attempt.number)
@@ -154,7 +176,11 @@ export const layer: Layer.Layer<
         }
         return "done" as const
       }).pipe(
-        Effect.catchCause((cause) => Effect.logError("conversion processing crashed", cause).pipe(Effect.as("done" as const))),
+        Effect.catchCause((cause) =>
+          Storage.isUnavailable(cause)
+            ? Effect.logWarning("conversion will be retried: its records cannot be reached", cause).pipe(Effect.as("retry" as const))
+            : Effect.logError("conversion processing crashed", cause).pipe(Effect.as("done" as const))
+        ),
         Effect.withSpan("Conversions.process", { attributes: { job_id: item.id } })
       )
 

@@ -2,6 +2,7 @@
  * Identifiers: a short prefix per kind plus a ULID, so ids sort by creation time,
  * never repeat, and say what they name when they show up in a log.
  */
+import { createHash } from "node:crypto"
 import { Schema } from "effect"
 import { ulid } from "ulid"
 
@@ -44,6 +45,31 @@ const pooledRandom = (): number => {
 
 /** A new identifier of the given kind, e.g. `frm_01JD...`. */
 export const make = (kind: Kind): string => `${prefixes[kind]}_${ulid(undefined, pooledRandom)}`
+
+const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+/**
+ * The identifier of the given kind that `parts` always map to, shaped like `make`'s (26 Crockford
+ * base32 characters from a SHA-256 of the parts): what must keep its id when it is made again, as
+ * the final event of a job re-published by a retried run, so receivers see one id.
+ */
+export const derive = (kind: Kind, ...parts: ReadonlyArray<string>): string => {
+  const digest = createHash("sha256").update(parts.join("\u0000")).digest()
+  let text = ""
+  let bits = 0
+  let value = 0
+  for (const byte of digest) {
+    value = (value << 8) | byte
+    bits += 8
+    while (bits >= 5 && text.length < 26) {
+      bits -= 5
+      text += crockford[(value >>> bits) & 31]
+    }
+    value &= (1 << bits) - 1
+    if (text.length === 26) break
+  }
+  return `${prefixes[kind]}_${text}`
+}
 
 /** Owner of a resource: the user behind an API key. */
 export const UserId = Schema.String.pipe(Schema.brand("UserId"))

@@ -85,6 +85,23 @@ class FillFailure extends Error {
   readonly _tag = "FillFailure"
 }
 
+/**
+ * The event of a finished session, built from its record. Its id depends only on the session and
+ * the outcome, so the event published again by a later run carries the id of the first.
+ */
+const finalEvent = (session: Session): Events.Event => {
+  const type = session.status === "completed" ? "session.completed" : "session.failed"
+  return {
+    id: Id.derive("event", session.id, type),
+    type,
+    owner: session.owner,
+    created: Clock.nowIso(),
+    data: session.status === "completed"
+      ? { session_id: session.id, form_id: session.form_id, filled: session.filled_fields?.length ?? 0 }
+      : { session_id: session.id, form_id: session.form_id, error_message: session.error_message ?? "" }
+  }
+}
+
 export const layer: Layer.Layer<
   Sessions,
   never,
@@ -192,13 +209,7 @@ export const layer: Layer.Layer<
     const fail = (session: Session, message: string) =>
       Effect.gen(function*() {
         yield* setState(session, { status: "failed", error_message: message })
-        yield* events.publish({
-          id: Id.make("event"),
-          type: "session.failed",
-          owner: session.owner,
-          created: Clock.nowIso(),
-          data: { session_id: session.id, form_id: session.form_id, error_message: message }
-        })
+        yield* events.publish(finalEvent({ ...session, status: "failed", error_message: message }))
       })
 
     const process = (item: JobRunner.WorkItem, attempt: JobRunner.Attempt) =>
@@ -206,22 +217,26 @@ export const layer: Layer.Layer<
         const found = yield* storage.getJson(Session, keys.session(item.owner, item.id))
         if (Option.isNone(found)) return "done" as const
         const session = found.value.value
-        if (session.status === "completed" || session.status === "failed") return "done" as const
+        if (session.status === "completed" || session.status === "failed") {
+          // A run finished the record and may have died before its event was written: publish
+          // it again, under the same id (at least once; receivers drop ids they have seen).
+          yield* events.publish(finalEvent(session))
+          return "done" as const
+        }
         yield* setState(session, { status: "processing" })
         const outcome = yield* Effect.result(fill(session))
         if (outcome._tag === "Failure" && outcome.failure._tag === "PdfRejected" && outcome.failure.transient && !attempt.last) {
           yield* Effect.logWarning(`session fill will be retried: ${outcome.failure.message}`)
           return "retry" as const
         }
+        // The records cannot be reached: nothing can be recorded now, so the job waits for a retry.
+        if (outcome._tag === "Failure" && Storage.isUnavailable(outcome.failure)) {
+          yield* Effect.logWarning(`session will be retried: ${outcome.failure.message}`)
+          return "retry" as const
+        }
         if (outcome._tag === "Success") {
           yield* setState(session, { status: "completed", ...outcome.success })
-          yield* events.publish({
-            id: Id.make("event"),
-            type: "session.completed",
-            owner: session.owner,
-            created: Clock.nowIso(),
-            data: { session_id: session.id, form_id: session.form_id, filled: outcome.success.filled_fields.length }
-          })
+          yield* events.publish(finalEvent({ ...session, status: "completed", ...outcome.success }))
         } else {
           const error = outcome.failure
           const known = error._tag === "FillFailure" || error._tag === "PdfRejected"
@@ -230,7 +245,11 @@ export const layer: Layer.Layer<
         }
         return "done" as const
       }).pipe(
-        Effect.catchCause((cause) => Effect.logError("session processing crashed", cause).pipe(Effect.as("done" as const))),
+        Effect.catchCause((cause) =>
+          Storage.isUnavailable(cause)
+            ? Effect.logWarning("session will be retried: its records cannot be reached", cause).pipe(Effect.as("retry" as const))
+            : Effect.logError("session processing crashed", cause).pipe(Effect.as("done" as const))
+        ),
         Effect.withSpan("Sessions.process", { attributes: { session_id: item.id } })
       )
 

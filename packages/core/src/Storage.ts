@@ -7,15 +7,24 @@
  * keeps two concurrent writers from losing each other's update, on one process or many.
  * "Not found" is a value (`Option.none()`), never an error.
  */
-import { Context, Effect, Option, Schema, Stream } from "effect"
+import { Cause, Context, Effect, Option, Schema, Stream } from "effect"
 
 /** Infrastructure failure (disk, network, permissions): a 500 at the edge. */
 export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
   message: Schema.String,
-  /** `Full`: the store has no space left (the edge answers 507); absent for any other failure. */
-  reason: Schema.optional(Schema.Literals(["Full"])),
+  /**
+   * `Full`: the store has no space left (the edge answers 507); `Unavailable`: the store cannot be
+   * reached now, a state to wait out (the edge answers 503); absent for any other failure.
+   */
+  reason: Schema.optional(Schema.Literals(["Full", "Unavailable"])),
   cause: Schema.optional(Schema.Defect())
 }) {}
+
+/** Whether a failure (or a cause's failure) is a store that cannot be reached now: worth a retry. */
+export const isUnavailable = (failure: unknown): boolean => {
+  if (Cause.isCause(failure)) return Cause.findErrorOption(failure).pipe(Option.exists(isUnavailable))
+  return failure instanceof StorageError && failure.reason === "Unavailable"
+}
 
 /** A conditional write lost: the document exists (create) or changed since it was read (update). */
 export class StorageConflict extends Schema.TaggedError<StorageConflict>()("StorageConflict", {

@@ -95,6 +95,8 @@ export const layer = (options: Options): Layer.Layer<JobRunner.JobRunner, Storag
               application_name: "formwright-jobs",
               superviseIntervalSeconds: superviseSeconds,
               monitorIntervalSeconds: superviseSeconds,
+              // The queues' backlog counts (from the monitor) are read every 2 s, for the burst below.
+              queueCacheIntervalSeconds: 2,
               // No cron schedules are used; their timers would only cost queries.
               schedule: false
             })
@@ -151,7 +153,10 @@ export const layer = (options: Options): Layer.Layer<JobRunner.JobRunner, Storag
           try: async () => {
             await boss.work<JobRunner.WorkItem>(
               queueName(kind),
-              { localConcurrency: concurrency, pollingIntervalSeconds: pollSeconds },
+              // A worker waits out the poll interval after every job, which caps a server at
+              // `concurrency` jobs per second whatever its cores; with a backlog it fetches again
+              // at once instead.
+              { localConcurrency: concurrency, pollingIntervalSeconds: pollSeconds, burstWhenReadyExceeds: 1 },
               async ([job]) => {
                 if (job === undefined) return
                 const outcome = await run(

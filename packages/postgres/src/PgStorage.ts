@@ -65,12 +65,19 @@ const sqlState = (error: SqlError): string | undefined => {
   return typeof inner === "object" && inner !== null && "code" in inner && typeof inner.code === "string" ? inner.code : undefined
 }
 
+/**
+ * Whether a statement failed because the database cannot be reached now: no connection (refused,
+ * dropped, timed out: SQLSTATE class 08), or a server shutting down or starting (class 57P).
+ */
+export const isUnavailable = (error: SqlError): boolean =>
+  error.reason._tag === "ConnectionError" || (sqlState(error)?.startsWith("57P") ?? false)
+
 /** What to do with a statement that failed: a StorageError naming the operation. */
 const failed = (what: string) => (error: SqlError) =>
   new Storage.StorageError({
     message: `PostgreSQL: ${what} failed: ${detail(error)}`,
     // SQLSTATE 53100: the database server's disk is full.
-    ...(sqlState(error) === "53100" ? { reason: "Full" as const } : {}),
+    ...(sqlState(error) === "53100" ? { reason: "Full" as const } : isUnavailable(error) ? { reason: "Unavailable" as const } : {}),
     cause: error
   })
 

@@ -4,7 +4,7 @@
  */
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { ApiKeys } from "@formwright/core"
+import { ApiKeys, type Id } from "@formwright/core"
 import { Authorization, ConversionAuthorization, CurrentUser } from "@formwright/api"
 import * as KeyCache from "../KeyCache.ts"
 import { CurrentRateLimiter } from "./RateLimit.ts"
@@ -24,8 +24,15 @@ const make = <E>(unauthorized: () => E, family: WireErrors.Family) =>
         const key = Redacted.value(credential).trim()
         if (key === "") return yield* Effect.fail(unauthorized())
         const user = yield* keys.authenticate(key).pipe(
+          Effect.map((found): Option.Option<Id.UserId> | "unavailable" => found),
+          // A key store that cannot be reached is the server's state, not a wrong key: 503.
+          Effect.catchTag("StorageError", (error) =>
+            error.reason === "Unavailable"
+              ? Effect.logWarning(`API key lookup failed: ${error.message}`).pipe(Effect.as("unavailable" as const))
+              : Effect.fail(error)),
           Effect.catchCause((cause) => Effect.logError("API key lookup failed", cause).pipe(Effect.as(Option.none())))
         )
+        if (user === "unavailable") return WireErrors.response(family, 503, WireErrors.storageUnavailable)
         if (Option.isNone(user)) return yield* Effect.fail(unauthorized())
         // Counted here, once the key is known good: the user is counted, not whatever else the
         // request carried (a junk bearer next to a valid x-api-key is this user's request).

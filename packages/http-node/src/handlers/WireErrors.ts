@@ -27,6 +27,7 @@ const standardClasses = {
   422: Errors.Unprocessable,
   429: Errors.TooManyRequests,
   500: Errors.Internal,
+  503: Errors.ServiceUnavailable,
   507: Errors.InsufficientStorage
 } as const
 
@@ -81,6 +82,9 @@ export const response = <F extends Family>(family: F, status: Status<F>, message
 /** The message of a 507. */
 export const storageFull = "The server's storage is full; try again later."
 
+/** The message of a 503 when the records' database cannot be reached. */
+export const storageUnavailable = "The server's database cannot be reached right now; nothing was changed. Try again later."
+
 const forbiddenForm = "Forbidden. Form doesn't belong to the user."
 
 /** The wire error of a standard route for error `E` (a core error, or a wire error already). */
@@ -90,7 +94,7 @@ export type StandardOf<E> = E extends AnyWireError ? E
   : E extends { readonly _tag: "InvalidInput" } ? Errors.BadRequest
   : E extends { readonly _tag: "SessionNotReady" } ? Errors.Conflict
   : E extends { readonly _tag: "PdfUnusable" | "PdfRejected" } ? Errors.Unprocessable
-  : E extends { readonly _tag: "StorageError" } ? Errors.InsufficientStorage
+  : E extends { readonly _tag: "StorageError" } ? Errors.InsufficientStorage | Errors.ServiceUnavailable
   : never
 
 /** The wire error of a conversion route (`{error_message}` alone) for error `E`. */
@@ -98,7 +102,7 @@ export type ConversionOf<E> = E extends AnyWireError ? E
   : E extends { readonly _tag: "JobNotFound" } ? Errors.ConversionNotFound
   : E extends { readonly _tag: "InvalidInput" } ? Errors.ConversionBadRequest
   : E extends { readonly _tag: "PdfUnusable" | "PdfRejected" } ? Errors.ConversionUnprocessable
-  : E extends { readonly _tag: "StorageError" } ? Errors.ConversionInsufficientStorage
+  : E extends { readonly _tag: "StorageError" } ? Errors.ConversionInsufficientStorage | Errors.ConversionServiceUnavailable
   // A converter service's own answer, passed on with its status.
   : E extends { readonly _tag: "ConverterError" } ?
     | Errors.ConversionBadRequest
@@ -141,9 +145,13 @@ const describe = (e: Tagged): { readonly status: number; readonly message: strin
     case "PdfRejected":
       return { status: 422, message: e.message }
     case "StorageError":
-      // Out of space is a state of the server the client can wait out; other storage failures
-      // are the server's to log (a 500).
-      return e.reason === "Full" ? { status: 507, message: storageFull } : undefined
+      // Out of space, or a database that cannot be reached, is a state of the server the client
+      // can wait out; other storage failures are the server's to log (a 500).
+      return e.reason === "Full"
+        ? { status: 507, message: storageFull }
+        : e.reason === "Unavailable"
+        ? { status: 503, message: storageUnavailable }
+        : undefined
     case "ConverterError":
       // A converter service's answer: its status is the route's (interface.md), 500 included.
       return typeof e.status === "number" && e.status !== 200 ? { status: e.status, message: e.message } : undefined
@@ -163,9 +171,12 @@ const toWire = <F extends Family>(family: F, cause: Cause.Cause<unknown>): Effec
     const classes: Record<number, unknown> = family === "conversion" ? conversionClasses : standardClasses
     if (known !== undefined && classes[known.status] !== undefined) {
       const error = make(family, known.status as Status<F>, known.message)
-      // A full store is answered (507) and also logged: it is the operator who can fix it.
+      // A full or unreachable store is answered (507, 503) and also logged: it is the operator
+      // who can fix it.
       return known.status === 507
         ? Effect.andThen(Effect.logWarning(`storage is full: ${String(value.message)}`), Effect.fail(error))
+        : value._tag === "StorageError" && known.status === 503
+        ? Effect.andThen(Effect.logWarning(`storage is unavailable: ${String(value.message)}`), Effect.fail(error))
         : Effect.fail(error)
     }
   }
