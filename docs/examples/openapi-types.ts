@@ -431,10 +431,14 @@ export interface components {
             object: "error";
             error_message: string;
         };
-        ConversionTooManyRequestsEncoded: {
+        ServiceUnavailableEncoded: {
+            id: string;
+            created: string;
+            /** @enum {string} */
+            object: "error";
             error_message: string;
         };
-        ConversionServiceUnavailableEncoded: {
+        ConversionTooManyRequestsEncoded: {
             error_message: string;
         };
         ConversionBadGatewayEncoded: {
@@ -447,6 +451,9 @@ export interface components {
             error_message: string;
         };
         ConversionInsufficientStorageEncoded: {
+            error_message: string;
+        };
+        ConversionServiceUnavailableEncoded: {
             error_message: string;
         };
         ConversionInternalEncoded: {
@@ -631,6 +638,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalEncoded"];
                 };
             };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
+                };
+            };
             /** @description The server's storage is full; nothing was stored. Try again later. */
             507: {
                 headers: {
@@ -766,6 +782,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
                 };
             };
             /** @description The server's storage is full; nothing was stored. Try again later. */
@@ -913,6 +938,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
                 };
             };
             /** @description The server's storage is full; nothing was stored. Try again later. */
@@ -1099,6 +1133,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalEncoded"];
                 };
             };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
+                };
+            };
             /** @description The server's storage is full; nothing was stored. Try again later. */
             507: {
                 headers: {
@@ -1189,6 +1232,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalEncoded"];
                 };
             };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
+                };
+            };
             /** @description The server's storage is full; nothing was stored. Try again later. */
             507: {
                 headers: {
@@ -1272,6 +1324,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
                 };
             };
             /** @description The server's storage is full; nothing was stored. Try again later. */
@@ -1368,6 +1429,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
                 };
             };
             /** @description The server's storage is full; nothing was stored. Try again later. */
@@ -1503,6 +1573,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
                 };
             };
             /** @description The server's storage is full; nothing was stored. Try again later. */
@@ -1656,6 +1735,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalEncoded"];
                 };
             };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
+                };
+            };
             /** @description The server's storage is full; nothing was stored. Try again later. */
             507: {
                 headers: {
@@ -1739,6 +1827,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
                 };
             };
             /** @description The server's storage is full; nothing was stored. Try again later. */
@@ -1856,7 +1953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConversionBadGatewayEncoded"];
                 };
             };
-            /** @description The converter service is full (its queue) or unavailable; try again later. */
+            /** @description The converter service is full (its queue) or unavailable, or the server's database cannot be reached for now; try again later. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1984,7 +2081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConversionBadGatewayEncoded"];
                 };
             };
-            /** @description The converter service is full (its queue) or unavailable; try again later. */
+            /** @description The converter service is full (its queue) or unavailable, or the server's database cannot be reached for now; try again later. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2089,7 +2186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConversionBadGatewayEncoded"];
                 };
             };
-            /** @description The converter service is full (its queue) or unavailable; try again later. */
+            /** @description The converter service is full (its queue) or unavailable, or the server's database cannot be reached for now; try again later. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2194,7 +2291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConversionBadGatewayEncoded"];
                 };
             };
-            /** @description The converter service is full (its queue) or unavailable; try again later. */
+            /** @description The converter service is full (its queue) or unavailable, or the server's database cannot be reached for now; try again later. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2296,6 +2393,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
                 };
             };
             /** @description The server's storage is full; nothing was stored. Try again later. */
@@ -2411,6 +2517,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalEncoded"];
                 };
             };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
+                };
+            };
             /** @description The server's storage is full; nothing was stored. Try again later. */
             507: {
                 headers: {
@@ -2506,6 +2621,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalEncoded"];
                 };
             };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
+                };
+            };
             /** @description The server's storage is full; nothing was stored. Try again later. */
             507: {
                 headers: {
@@ -2585,6 +2709,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
                 };
             };
             /** @description The server's storage is full; nothing was stored. Try again later. */
@@ -2712,6 +2845,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalEncoded"];
                 };
             };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
+                };
+            };
             /** @description The server's storage is full; nothing was stored. Try again later. */
             507: {
                 headers: {
@@ -2833,6 +2975,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalEncoded"];
+                };
+            };
+            /** @description The server's database cannot be reached for now; nothing was changed. Try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
                 };
             };
             /** @description The server's storage is full; nothing was stored. Try again later. */

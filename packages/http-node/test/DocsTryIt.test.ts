@@ -70,8 +70,9 @@ describe.skipIf(!hasChromium)("/docs in a headless browser", { timeout: 180_000 
   it("x-api-key: the key goes in the `x-api-key` header, and the server answers 200", async () => {
     const page = await openDocs("apiKey")
     try {
-      const snippet = (await page.locator("pre, code").allInnerTexts()).find((text) => text.includes("curl") && text.includes("/v1/forms?"))
-      expect(snippet).toContain(`--header 'x-api-key: ${TestServer.keys.alice}'`)
+      // The snippet is redrawn after the key is typed; on a busy machine that takes a moment.
+      const snippet = async () => (await page.locator("pre, code").allInnerTexts()).find((text) => text.includes("curl") && text.includes("/v1/forms?"))
+      await expect.poll(snippet, { timeout: 30_000 }).toContain(`--header 'x-api-key: ${TestServer.keys.alice}'`)
       const { headers, status, body } = await tryListForms(page)
       expect(headers["x-api-key"]).toBe(TestServer.keys.alice)
       expect(headers["authorization"]).toBeUndefined()
