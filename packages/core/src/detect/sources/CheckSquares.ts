@@ -9,6 +9,7 @@ import type { Box, Rect } from "../VectorLines.ts"
 
 /** Check boxes are drawn at 5.5-20 pt: smaller is a bullet, larger a character or photo box. */
 const MIN_SIDE = 5.5
+const MAX_SIDE = 20
 /** A widget smaller than this is hard to click and to see ticked: a small square gets this much room. */
 const MIN_WIDGET = 8
 
@@ -18,7 +19,6 @@ const clickable = (r: Rect): Rect => {
   const [w, h] = [Math.max(width(r), MIN_WIDGET), Math.max(height(r), MIN_WIDGET)]
   return { x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2 }
 }
-const MAX_SIDE = 20
 
 export const isCheckSquare = (r: Rect): boolean => {
   const [w, h] = [width(r), height(r)]
