@@ -1,12 +1,9 @@
-import { Effect, Exit, Layer, Logger, Option, Scope } from "effect"
-import { Server } from "@formwright/http-node"
 import { Fixtures } from "@formwright/testing"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as TestServer from "../../packages/http-node/test/support/TestServer.ts"
 import { generateTypes, typesPath } from "../../scripts/openapi-types.ts"
 import { program } from "./openapi-fetch.ts"
 
@@ -25,32 +22,16 @@ const escapes = (path: string): Array<string> => {
 }
 
 describe("docs/examples/openapi-fetch.ts", () => {
-  const dir = mkdtempSync(join(tmpdir(), "formwright-openapi-fetch-"))
-  const scope = Effect.runSync(Scope.make())
-  const apiKey = "openapi-fetch-key-0001"
+  // A real server on a free loopback port, as `formwright serve` runs it.
+  let server: TestServer.TestServer
   let baseUrl = ""
+  const apiKey = TestServer.keys.alice
 
   beforeAll(async () => {
-    const layer = Server.layer({
-      config: {
-        port: 0,
-        host: "127.0.0.1",
-        dataDir: dir,
-        apiKeys: `ada:${apiKey}`,
-        maxUploadBytes: 5 * 1024 * 1024,
-        publicUrl: undefined,
-        concurrency: 1,
-        allowHttpUrls: false,
-        urlAllowList: []
-      }
-    }).pipe(Layer.provide(Logger.layer([])))
-    const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
-    baseUrl = Option.getOrThrow(Effect.runSync(Effect.provide(Server.baseUrl, context)))
+    server = await TestServer.start()
+    baseUrl = server.url
   })
-  afterAll(async () => {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
-    rmSync(dir, { recursive: true, force: true })
-  })
+  afterAll(() => server?.stop())
 
   it("is type-checked against the types openapi-typescript generates from the served /openapi.json", async () => {
     const served = await (await fetch(`${baseUrl}/openapi.json`)).json()

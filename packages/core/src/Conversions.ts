@@ -110,22 +110,11 @@ export const layer: Layer.Layer<
         )
       })
 
-    /**
-     * The event of a finished job. Its id depends only on the job and the outcome, so the event
-     * published again by a later run carries the id of the first.
-     */
-    const finalEvent = (job: ConversionJob, fields: number): Events.Event => {
-      const type = job.status === "completed" ? "conversion.completed" : "conversion.failed"
-      return {
-        id: Id.derive("event", job.id, type),
-        type,
-        owner: job.owner,
-        created: Clock.nowIso(),
-        data: job.status === "completed"
-          ? { job_id: job.id, form_id: job.form_id, fields }
-          : { job_id: job.id, error_message: job.error_message ?? "" }
-      }
-    }
+    /** The event of a finished job (see `Events.finalEvent`). */
+    const finalEvent = (job: ConversionJob, fields: number): Events.Event =>
+      job.status === "completed"
+        ? Events.finalEvent(job.id, job.owner, "conversion.completed", { job_id: job.id, form_id: job.form_id, fields })
+        : Events.finalEvent(job.id, job.owner, "conversion.failed", { job_id: job.id, error_message: job.error_message ?? "" })
 
     /** The final event of a job a run before this one finished (its form read for the field count). */
     const finalEventAgain = (job: ConversionJob) =>

@@ -4,6 +4,8 @@
  * deliver logs and retries on its own.
  */
 import { Context, Effect, Layer, PubSub, Schema } from "effect"
+import * as Clock from "./Clock.ts"
+import * as Id from "./Id.ts"
 
 export const EventType = Schema.Literals([
   "form.uploaded",
@@ -22,6 +24,18 @@ export interface Event {
   readonly created: string
   readonly data: Record<string, unknown>
 }
+
+/**
+ * The event a finished job ends with. Its id depends only on the job and the outcome, so the
+ * event published again by a later run of the same job carries the id of the first.
+ */
+export const finalEvent = (jobId: string, owner: string, type: EventType, data: Record<string, unknown>): Event => ({
+  id: Id.derive("event", jobId, type),
+  type,
+  owner,
+  created: Clock.nowIso(),
+  data
+})
 
 export interface EventsShape {
   readonly publish: (event: Event) => Effect.Effect<void>

@@ -85,22 +85,19 @@ class FillFailure extends Error {
   readonly _tag = "FillFailure"
 }
 
-/**
- * The event of a finished session, built from its record. Its id depends only on the session and
- * the outcome, so the event published again by a later run carries the id of the first.
- */
-const finalEvent = (session: Session): Events.Event => {
-  const type = session.status === "completed" ? "session.completed" : "session.failed"
-  return {
-    id: Id.derive("event", session.id, type),
-    type,
-    owner: session.owner,
-    created: Clock.nowIso(),
-    data: session.status === "completed"
-      ? { session_id: session.id, form_id: session.form_id, filled: session.filled_fields?.length ?? 0 }
-      : { session_id: session.id, form_id: session.form_id, error_message: session.error_message ?? "" }
-  }
-}
+/** The event of a finished session, built from its record (see `Events.finalEvent`). */
+const finalEvent = (session: Session): Events.Event =>
+  session.status === "completed"
+    ? Events.finalEvent(session.id, session.owner, "session.completed", {
+      session_id: session.id,
+      form_id: session.form_id,
+      filled: session.filled_fields?.length ?? 0
+    })
+    : Events.finalEvent(session.id, session.owner, "session.failed", {
+      session_id: session.id,
+      form_id: session.form_id,
+      error_message: session.error_message ?? ""
+    })
 
 export const layer: Layer.Layer<
   Sessions,

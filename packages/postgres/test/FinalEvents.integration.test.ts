@@ -14,48 +14,18 @@ import { Fixtures, FlatFixtures, MemoryStorage } from "@formwright/testing"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import { afterAll, describe, expect, it } from "vitest"
 import { PgBossJobRunner, PgStorage, PgWebhookOutbox } from "../src/index.ts"
 import * as PgTestServer from "./support/PgTestServer.ts"
+import * as Receiver from "./support/Receiver.ts"
+import { waitFor } from "./support/Receiver.ts"
 
 const server = PgTestServer.server()
 const alice = Id.UserId.make("alice")
 
-interface Received {
-  readonly delivery: string
-  readonly event: Events.Event
-}
-
-const receiver = async () => {
-  const received: Array<Received> = []
-  const http = Http.createServer((request, response) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => {
-      received.push({ delivery: String(request.headers["x-formwright-delivery"]), event: JSON.parse(Buffer.concat(chunks).toString("utf8")) })
-      response.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve))
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/hook`,
-    received,
-    close: () => {
-      http.closeAllConnections()
-      http.close()
-    }
-  }
-}
-
-const waitFor = async (check: () => boolean | Promise<boolean>, timeoutMs: number, what: string) => {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
+/** A delivery with its body read as the event it carries. */
+const events = (received: ReadonlyArray<Receiver.Delivery>) =>
+  received.map((r) => ({ delivery: r.delivery, event: JSON.parse(r.body) as Events.Event }))
 
 if (typeof server === "string") {
   describe.skip(`final events across a crash (${server})`, () => {
@@ -95,7 +65,7 @@ if (typeof server === "string") {
 
   describe("final events across a crash", { timeout: 180_000 }, () => {
     it("a retried run of a finished job publishes its final event, with one id however often it runs", async () => {
-      const hook = await receiver()
+      const hook = await Receiver.start()
       cleanups.push(hook.close)
 
       // The first server finishes a session and a conversion; their events never reach the outbox.
@@ -134,7 +104,7 @@ if (typeof server === "string") {
       await waitFor(() => hook.received.length >= 2, 30_000, "the two final events")
       const sessionEvent = Id.derive("event", sessionId, "session.completed")
       const conversionEvent = Id.derive("event", jobId, "conversion.completed")
-      const byId = (id: string) => hook.received.filter((r) => r.delivery === id).map((r) => r.event)
+      const byId = (id: string) => events(hook.received).filter((r) => r.delivery === id).map((r) => r.event)
       expect(byId(sessionEvent)).toEqual([
         expect.objectContaining({ id: sessionEvent, type: "session.completed", owner: "alice", data: expect.objectContaining({ session_id: sessionId, filled }) })
       ])
@@ -147,7 +117,7 @@ if (typeof server === "string") {
       await resubmit()
       await waitFor(() => hook.received.length >= 4, 30_000, "the final events again")
       expect(new Set(hook.received.map((r) => r.delivery))).toEqual(new Set([sessionEvent, conversionEvent]))
-      expect(hook.received.every((r) => r.event.id === r.delivery)).toBe(true)
+      expect(events(hook.received).every((r) => r.event.id === r.delivery)).toBe(true)
     })
 
     it("publishing one event twice while it waits in the outbox leaves one row", async () => {

@@ -13,6 +13,7 @@ import * as Path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { PgBossJobRunner } from "../src/index.ts"
 import * as PgTestServer from "./support/PgTestServer.ts"
+import { waitFor } from "./support/Receiver.ts"
 
 const server = PgTestServer.server()
 
@@ -45,14 +46,6 @@ if (typeof server === "string") {
     runtimes.push(runtime)
     const runner = await runtime.runPromise(JobRunner.JobRunner.useSync((service) => service))
     return { runtime, runner, run: <A, E>(effect: Effect.Effect<A, E, JobRunner.JobRunner | Storage.Storage>) => runtime.runPromise(effect) }
-  }
-
-  const waitFor = async (check: () => boolean, timeoutMs: number, what: string) => {
-    const deadline = Date.now() + timeoutMs
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
   }
 
   const item = (id: string) => ({ kind: "conversion" as const, id, owner: "alice" })

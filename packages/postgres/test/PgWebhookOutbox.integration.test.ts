@@ -11,54 +11,21 @@ import { Effect, ManagedRuntime, Redacted } from "effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Crypto from "node:crypto"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as Path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { PgStorage, PgWebhookOutbox } from "../src/index.ts"
 import * as PgTestServer from "./support/PgTestServer.ts"
+import * as Receiver from "./support/Receiver.ts"
+import { waitFor } from "./support/Receiver.ts"
 
 const server = PgTestServer.server()
 const secret = "a-secret-of-16-chars"
 
-interface Received {
-  readonly delivery: string
-  readonly body: string
-  readonly signed: boolean
-}
-
-/** A real HTTP receiver; `answer` picks each request's status, or undefined to never answer. */
-const receiver = async (answer: (received: ReadonlyArray<Received>) => number | undefined) => {
-  const received: Array<Received> = []
-  const http = Http.createServer((request, response) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8")
-      const timestamp = String(request.headers[Webhooks.headers.timestamp])
-      const expected = `sha256=${Crypto.createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`
-      received.push({ delivery: String(request.headers[Webhooks.headers.delivery]), body, signed: request.headers[Webhooks.headers.signature] === expected })
-      const status = answer(received)
-      if (status !== undefined) response.writeHead(status).end()
-    })
-  })
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve))
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/hook`,
-    received,
-    close: () => {
-      http.closeAllConnections()
-      http.close()
-    }
-  }
-}
-
-const waitFor = async (check: () => boolean | Promise<boolean>, timeoutMs: number, what: string) => {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+/** Whether a delivery carries the signature of its body under the test's secret. */
+const signed = (r: Receiver.Delivery) => {
+  const timestamp = String(r.headers[Webhooks.headers.timestamp])
+  const expected = `sha256=${Crypto.createHmac("sha256", secret).update(`${timestamp}.${r.body}`).digest("hex")}`
+  return r.headers[Webhooks.headers.signature] === expected
 }
 
 const event = (id: string): Events.Event => ({ id, type: "session.completed", owner: "alice", created: new Date().toISOString(), data: { session_id: id } })
@@ -105,7 +72,7 @@ if (typeof server === "string") {
     it("a sender killed mid-send: another server sends the delivery once the lease runs out, with the same event id", async () => {
       const schema = freshSchema("outbox_crash")
       // The first attempt is never answered (the sender dies waiting); later ones get 200.
-      const hook = await receiver((received) => (received.length === 1 ? undefined : 200))
+      const hook = await Receiver.start((received) => (received.length === 1 ? undefined : 200))
       cleanups.push(hook.close)
       const child: ChildProcess = spawn(process.execPath, [Path.join(import.meta.dirname, "support/OutboxProcess.ts"), url, schema, hook.url], {
         stdio: ["ignore", "pipe", "pipe"]
@@ -124,13 +91,13 @@ if (typeof server === "string") {
       await waitFor(() => hook.received.length === 2, 20_000, "the other server's attempt")
       expect(hook.received.map((r) => r.delivery)).toEqual([id, id])
       expect(hook.received[1]!.body).toBe(hook.received[0]!.body)
-      expect(hook.received.every((r) => r.signed)).toBe(true)
+      expect(hook.received.every(signed)).toBe(true)
       await waitFor(async () => (await rows(schema)).length === 0, 5_000, "the delivered row to go")
     })
 
     it("a 500 is retried with the same event id; a delivered row is deleted", async () => {
       const schema = freshSchema("outbox_retry")
-      const hook = await receiver((received) => (received.length === 1 ? 500 : 204))
+      const hook = await Receiver.start((received) => (received.length === 1 ? 500 : 204))
       cleanups.push(hook.close)
       const a = await startSender(schema, hook.url)
       await a.publish(event("evt_retry"))
@@ -142,7 +109,7 @@ if (typeof server === "string") {
 
     it("a delivery that keeps failing is kept, with its last error, after maxAttempts", async () => {
       const schema = freshSchema("outbox_give_up")
-      const hook = await receiver(() => 503)
+      const hook = await Receiver.start(() => 503)
       cleanups.push(hook.close)
       const a = await startSender(schema, hook.url, { maxAttempts: 2 })
       await a.publish(event("evt_broken"))
@@ -154,7 +121,7 @@ if (typeof server === "string") {
 
     it("two servers on one outbox send each delivery once", async () => {
       const schema = freshSchema("outbox_two")
-      const hook = await receiver(() => 200)
+      const hook = await Receiver.start(() => 200)
       cleanups.push(hook.close)
       const [a, b] = await Promise.all([startSender(schema, hook.url), startSender(schema, hook.url)])
       const ids = Array.from({ length: 30 }, (_, i) => `evt_two_${String(i).padStart(2, "0")}`)
