@@ -11,6 +11,7 @@ import * as DottedLines from "../../src/detect/raster/DottedLines.ts"
 import * as Ocr from "../../src/detect/raster/Ocr.ts"
 import * as PageRender from "../../src/detect/raster/PageRender.ts"
 import * as PixelShapes from "../../src/detect/raster/PixelShapes.ts"
+import * as TintBoxes from "../../src/detect/raster/TintBoxes.ts"
 
 /** A white picture of `width` x `height` pixels drawn by `draw`, in grey. */
 const picture = (width: number, height: number, draw: (ctx: SKRSContext2D) => void): Bitmap => {
@@ -138,6 +139,87 @@ describe("lines, boxes and check boxes from pixels", () => {
     expect(shapes.dotted).toHaveLength(1)
     expect(shapes.dotted[0]).toMatchObject({ x1: 40, x2: 40 + 6 * 29 + 2, dashed: true })
     expect(shapes.horizontals.some((h) => h.y > 310)).toBe(false)
+  })
+})
+
+describe("a table wall with black label boxes beside it", () => {
+  // A table's wall 300 px (150 pt) long with, touching its right side, three filled label boxes
+  // 16 px square (8 pt, a numbered row marker): each is ink beside the wall over 16 of its rows.
+  const page = picture(300, 400, (ctx) => {
+    ctx.fillRect(100, 40, 2, 300)
+    for (const y of [80, 180, 280]) ctx.fillRect(102, y, 16, 16)
+  })
+  const shapes = PixelShapes.find(page, scale)
+
+  it("keeps the wall: the boxes do not make it a filled area", () => {
+    const wall = shapes.verticals.find((v) => Math.abs(v.y - 101) <= 1 && v.x1 <= 41 && v.x2 >= 339)
+    expect(wall).toBeDefined()
+    expect(wall!.thickness).toBeLessThanOrEqual(3)
+  })
+})
+
+describe("white boxes on a tinted ground", () => {
+  const tinted = (ctx: SKRSContext2D) => {
+    ctx.fillStyle = "#d9c9a8" // a tan ground over most of the page
+    ctx.fillRect(20, 20, 560, 360)
+    ctx.fillStyle = "#ffffff"
+    ctx.fillRect(40, 60, 300, 36) // a one-line box: 150 x 18 pt
+    ctx.fillRect(400, 60, 16, 16) // a check box: 8 pt
+    ctx.fillRect(40, 200, 500, 120) // a multi-line area
+    ctx.fillStyle = "#000000"
+    ctx.fillRect(40, 150, 200, 2) // a rule on the ground
+    ctx.lineWidth = 2
+    ctx.strokeRect(401, 151, 20, 20) // an outlined check box, white inside
+    ctx.font = "20px sans-serif"
+    ctx.fillText("Name OQ", 420, 120) // letters with holes
+  }
+  const page = picture(600, 400, tinted)
+  const found = TintBoxes.find(page, otsuThreshold(page), scale)
+
+  it("finds each white box where it is painted, and nothing else", () => {
+    const near = (box: TintBoxes.TintBox, x1: number, y1: number, x2: number, y2: number) =>
+      Math.abs(box.x1 - x1) <= 1 && Math.abs(box.y1 - y1) <= 1 && Math.abs(box.x2 - x2) <= 1 && Math.abs(box.y2 - y2) <= 1
+    expect(found).toHaveLength(3)
+    expect(found.some((b) => near(b, 40, 60, 340, 96))).toBe(true)
+    expect(found.some((b) => near(b, 400, 60, 416, 76))).toBe(true)
+    expect(found.some((b) => near(b, 40, 200, 540, 320))).toBe(true)
+  })
+
+  it("reads them as boxes through the pixel shapes", () => {
+    expect(PixelShapes.find(page, scale).tintBoxes).toHaveLength(3)
+  })
+
+  it("finds none on white paper, where a white box is invisible", () => {
+    const plain = picture(600, 400, (ctx) => {
+      ctx.lineWidth = 2
+      ctx.strokeRect(41, 61, 300, 36)
+      ctx.font = "20px sans-serif"
+      ctx.fillText("Name OQ", 420, 120)
+    })
+    expect(TintBoxes.find(plain, otsuThreshold(plain), scale)).toEqual([])
+  })
+})
+
+describe("a rating scale of rings", () => {
+  // Five rings 14 px (7 pt) across, 3 px apart: closer than a lone option stands from other ink.
+  const ring = (ctx: SKRSContext2D, cx: number, cy: number) => {
+    ctx.beginPath()
+    ctx.arc(cx, cy, 6, 0, 2 * Math.PI)
+    ctx.stroke()
+  }
+  const page = picture(400, 200, (ctx) => {
+    ctx.lineWidth = 2
+    for (let k = 0; k < 5; k++) ring(ctx, 60 + 17 * k, 60)
+    // Two such rings with a bar right after them: letters of a word ("oo|"), not a scale.
+    for (let k = 0; k < 2; k++) ring(ctx, 60 + 17 * k, 140)
+    ctx.fillRect(60 + 17 + 10, 130, 3, 20)
+  })
+  const shapes = PixelShapes.find(page, scale)
+
+  it("reads every ring of the row as an option, and rings among other ink as none", () => {
+    const rings = shapes.checks.filter((c) => c.round)
+    expect(rings.filter((c) => c.y1 < 100)).toHaveLength(5)
+    expect(rings.filter((c) => c.y1 > 100)).toHaveLength(0)
   })
 })
 

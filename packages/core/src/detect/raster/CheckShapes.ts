@@ -34,6 +34,11 @@ const MAX_CORNER_INK = 0.15
 const ISOLATION = 0.35
 /** A square with ink this close (share of its width) on both sides is a glyph among letters. */
 const SQUARE_ISOLATION = 0.2
+/**
+ * Rings closer together than ISOLATION are still options when they make a scale: at least this
+ * many of one size in a row at even spacing, with nothing else beside the row (a rating "○○○○○").
+ */
+const MIN_SCALE_RINGS = 3
 
 /** Share of positions along one side of `c` whose band (`band` pixels deep) holds ink. */
 const sideCoverage = (mask: Bitmap, c: Component, side: "top" | "bottom" | "left" | "right", band: number): number => {
@@ -56,6 +61,7 @@ const sideCoverage = (mask: Bitmap, c: Component, side: "top" | "bottom" | "left
 export const find = (mask: Bitmap, components: ReadonlyArray<Component>, pxPerPt: number): Array<CheckShape> => {
   const [min, max] = [MIN_SIDE_PT * pxPerPt, MAX_SIDE_PT * pxPerPt]
   const out: Array<CheckShape> = []
+  const crowded: Array<Component> = []
   for (const c of components) {
     const [w, h] = [c.x2 - c.x1, c.y2 - c.y1]
     if (w < min || h < min || w > max || h > max || Math.max(w, h) > MAX_ASPECT * Math.min(w, h)) continue
@@ -91,9 +97,50 @@ export const find = (mask: Bitmap, components: ReadonlyArray<Component>, pxPerPt
       inkShare(mask, c.x1, my1, c.x1 + band, my2),
       inkShare(mask, c.x2 - band, my1, c.x2, my2)
     ]
+    if (!corners.every((k) => k <= MAX_CORNER_INK) || !mids.every((m) => m >= 0.3)) continue
     const gap = Math.max(2, Math.round(ISOLATION * w))
     const alone = inkShare(mask, c.x1 - gap, c.y1, c.x1, c.y2) === 0 && inkShare(mask, c.x2, c.y1, c.x2 + gap, c.y2) === 0
-    if (corners.every((k) => k <= MAX_CORNER_INK) && mids.every((m) => m >= 0.3) && alone) out.push({ ...c, round: true })
+    if (alone) out.push({ ...c, round: true })
+    else crowded.push(c)
+  }
+  return [...out, ...scaleRings(mask, crowded)]
+}
+
+/**
+ * The rings of `crowded` (ring-shaped but with ink close beside them) that stand in a row of
+ * MIN_SCALE_RINGS or more of about one size at even spacing, the row with nothing else close on
+ * either end: the options of a scale, where letters "o" in a word have other letters around them.
+ */
+const scaleRings = (mask: Bitmap, crowded: ReadonlyArray<Component>): Array<CheckShape> => {
+  const out: Array<CheckShape> = []
+  const sameRow = (a: Component, b: Component) => {
+    const [ha, hb] = [a.y2 - a.y1, b.y2 - b.y1]
+    return Math.abs(ha - hb) <= 0.15 * Math.max(ha, hb) && Math.abs(a.y1 + a.y2 - b.y1 - b.y2) / 2 <= 0.15 * ha
+  }
+  const sorted = [...crowded].sort((a, b) => a.x1 - b.x1)
+  const taken = new Set<Component>()
+  for (const first of sorted) {
+    if (taken.has(first)) continue
+    const row = [first]
+    for (const next of sorted) {
+      const last = row[row.length - 1]!
+      if (next.x1 <= last.x1 || !sameRow(first, next)) continue
+      const width = last.x2 - last.x1
+      const space = next.x1 - last.x2
+      // Touching or apart by less than a ring's width; the same spacing all along the row.
+      if (space > width) break
+      if (row.length >= 2 && Math.abs(space - (row[1]!.x1 - row[0]!.x2)) > Math.max(2, 0.25 * width)) break
+      row.push(next)
+    }
+    if (row.length < MIN_SCALE_RINGS) continue
+    const [head, tail] = [row[0]!, row[row.length - 1]!]
+    const gap = Math.max(2, Math.round(ISOLATION * (head.x2 - head.x1)))
+    const alone = inkShare(mask, head.x1 - gap, head.y1, head.x1, head.y2) === 0 && inkShare(mask, tail.x2, tail.y1, tail.x2 + gap, tail.y2) === 0
+    if (!alone) continue
+    for (const ring of row) {
+      taken.add(ring)
+      out.push({ ...ring, round: true })
+    }
   }
   return out
 }

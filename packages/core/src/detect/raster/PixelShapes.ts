@@ -4,13 +4,14 @@
  * turned into pixels by the picture's scale, so the same page gives the same shapes at any
  * resolution.
  */
-import { type Bitmap, binarize } from "./Bitmap.ts"
+import { type Bitmap, binarize, otsuThreshold } from "./Bitmap.ts"
 import * as CheckShapes from "./CheckShapes.ts"
 import type { CheckShape } from "./CheckShapes.ts"
 import * as Components from "./Components.ts"
 import * as DottedLines from "./DottedLines.ts"
 import * as RunLines from "./RunLines.ts"
 import type { PixelLine } from "./RunLines.ts"
+import * as TintBoxes from "./TintBoxes.ts"
 
 export interface Shapes {
   readonly mask: Bitmap
@@ -20,6 +21,8 @@ export interface Shapes {
   readonly checks: ReadonlyArray<CheckShape>
   /** Dotted lines (leaders to write on) and underscore rows, on their pieces' centre row. */
   readonly dotted: ReadonlyArray<DottedLines.BrokenLine>
+  /** White boxes on a tinted ground, which have no ink to find them by. */
+  readonly tintBoxes: ReadonlyArray<TintBoxes.TintBox>
 }
 
 /**
@@ -48,7 +51,8 @@ const MAX_CHECKS = 1000
 
 /** Finds lines and check shapes in the grey picture `grey` drawn at `scale` pixels per point. */
 export const find = (grey: Bitmap, scale: number): Shapes => {
-  const mask = binarize(grey)
+  const threshold = otsuThreshold(grey)
+  const mask = binarize(grey, threshold)
   const components = Components.label(mask)
   const minBlock = MIN_BLOCK_PT * scale
   for (const c of components) {
@@ -73,5 +77,5 @@ export const find = (grey: Bitmap, scale: number): Shapes => {
     )
   const horizontals = RunLines.horizontal(mask, options).filter((l) => !inCheck(l.x1, l.x2, l.y, false))
   const verticals = RunLines.vertical(mask, options).filter((l) => !inCheck(l.x1, l.x2, l.y, true))
-  return { mask, horizontals, verticals, checks, dotted: DottedLines.find(components, scale) }
+  return { mask, horizontals, verticals, checks, dotted: DottedLines.find(components, scale), tintBoxes: TintBoxes.find(grey, threshold, scale) }
 }

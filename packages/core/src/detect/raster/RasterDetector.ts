@@ -164,7 +164,8 @@ const graphicsOf = (shapes: Shapes, words: ReadonlyArray<Ocr.Word>, frame: Frame
     .filter((v) => wordCover(v.x1, v.x2, v.y, words, true) < IN_WORDS)
     .map((v) => ({ x: frame.x(v.y), y1: frame.y(v.x2), y2: frame.y(v.x1), thickness: frame.len(v.thickness) }))
   const rectOf = (c: { x1: number; y1: number; x2: number; y2: number }): Rect => ({ x1: frame.x(c.x1), y1: frame.y(c.y2), x2: frame.x(c.x2), y2: frame.y(c.y1) })
-  const boxes: Array<Box> = shapes.checks.filter((c) => !c.round).map((c) => ({ ...rectOf(c), stroked: true }))
+  // White boxes on tint are as plain to a reader as outlined ones (as `Pipeline.boxesOnTint` keeps them on vector pages).
+  const boxes: Array<Box> = [...shapes.checks.filter((c) => !c.round), ...shapes.tintBoxes].map((c) => ({ ...rectOf(c), stroked: true }))
   const circles = shapes.checks.filter((c) => c.round).map(rectOf)
   return { horizontals, verticals, boxes, marks: [], circles }
 }

@@ -27,6 +27,37 @@ interface Open {
   x2: number
   top: number
   last: number
+  /** Every run of the stack, by row: a stack too thick may still hold a line (see `wallOf`). */
+  runs: Array<readonly [row: number, a: number, b: number]>
+}
+
+/** Rows whose run spans this share of a stack's length are its full rows. */
+const FULL = 0.9
+/** What else a stack may hold beside its full rows, as a share of its length, and still be a line. */
+const MAX_BESIDE = 0.25
+
+/**
+ * The line in a stack too thick to be one: its full rows, when they are consecutive and thin
+ * enough, and the rest of the stack lies along a small part of its length. That is a table's wall
+ * with small shapes touching it (black label boxes, a letter), which would otherwise be dropped
+ * with them; a filled area cut by white letters has short runs all along it, and stays dropped.
+ */
+const wallOf = (segment: Open, maxThickness: number): PixelLine | undefined => {
+  const length = segment.x2 - segment.x1
+  const full = segment.runs.filter(([, a, b]) => b - a >= FULL * length)
+  if (full.length === 0 || full.length > maxThickness) return undefined
+  const [top, last] = [full[0]![0], full[full.length - 1]![0]]
+  if (last - top + 1 !== full.length) return undefined
+  const beside = segment.runs.filter(([row]) => row < top || row > last).map(([, a, b]) => [a, b] as const).sort((p, q) => p[0] - q[0])
+  let covered = 0
+  let cursor = -Infinity
+  for (const [a, b] of beside) {
+    if (b <= cursor) continue
+    covered += b - Math.max(a, cursor)
+    cursor = b
+  }
+  if (covered > MAX_BESIDE * length) return undefined
+  return { x1: segment.x1, x2: segment.x2, y: (top + last + 1) / 2, thickness: full.length }
 }
 
 /** Runs of ink of at least `minLength` in one row, bridging gaps up to `maxGap`. */
@@ -50,7 +81,7 @@ const rowRuns = (data: Uint8Array, offset: number, width: number, options: LineO
 /**
  * Horizontal lines of `mask`. Runs of consecutive rows that overlap along most of the shorter
  * one are one line; a stack taller than `maxThickness` is a filled area (a black bar, a solid
- * box) and is dropped whole.
+ * box) and is dropped whole, unless it is a line with small shapes touching it (`wallOf`).
  */
 export const horizontal = (mask: Bitmap, options: LineOptions): Array<PixelLine> => {
   const { width, height, data } = mask
@@ -59,6 +90,10 @@ export const horizontal = (mask: Bitmap, options: LineOptions): Array<PixelLine>
   const close = (segment: Open) => {
     const thickness = segment.last - segment.top + 1
     if (thickness <= options.maxThickness) out.push({ x1: segment.x1, x2: segment.x2, y: (segment.top + segment.last + 1) / 2, thickness })
+    else {
+      const wall = wallOf(segment, options.maxThickness)
+      if (wall) out.push(wall)
+    }
   }
   for (let y = 0; y < height; y++) {
     const runs = rowRuns(data, y * width, width, options)
@@ -69,7 +104,8 @@ export const horizontal = (mask: Bitmap, options: LineOptions): Array<PixelLine>
         match.x1 = Math.min(match.x1, a)
         match.x2 = Math.max(match.x2, b)
         match.last = y
-      } else next.push({ x1: a, x2: b, top: y, last: y })
+        match.runs.push([y, a, b])
+      } else next.push({ x1: a, x2: b, top: y, last: y, runs: [[y, a, b]] })
     }
     const still: Array<Open> = []
     for (const s of open) {
