@@ -46,6 +46,9 @@ const Counter = Schema.Struct({ n: Schema.Number })
 
 const Note = Schema.Struct({ title: Schema.String, tags: Schema.Array(Schema.String) })
 
+/** A document whose stored form differs from its value: the count is written as text. */
+const Tally = Schema.Struct({ title: Schema.String, count: Schema.NumberFromString })
+
 const bytesOf = (text: string) => new TextEncoder().encode(text)
 
 const textOf = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
@@ -318,6 +321,15 @@ export const run = (name: string, options: Options): void => {
         Effect.gen(function*() {
           assert.isTrue(Option.isNone(yield* storage.getDocument(`${p}missing`)))
           assert.isTrue(Option.isNone(yield* storage.getJson(Counter, `${p}missing`)))
+        }))
+
+      scenario("typed documents are stored in their encoded form and read back as values", (storage, p) =>
+        Effect.gen(function*() {
+          yield* storage.putJson(Note, `${p}note`, { title: "a", tags: ["x"] })
+          assert.strictEqual(Option.getOrThrow(yield* storage.getDocument(`${p}note`)).value, `{"title":"a","tags":["x"]}`)
+          yield* storage.putJson(Tally, `${p}tally`, { title: "b", count: 3 })
+          assert.strictEqual(Option.getOrThrow(yield* storage.getDocument(`${p}tally`)).value, `{"title":"b","count":"3"}`)
+          assert.deepStrictEqual(Option.getOrThrow(yield* storage.getJson(Tally, `${p}tally`)).value, { title: "b", count: 3 })
         }))
 
       scenario("create when absent, then create again is a conflict", (storage, p) =>
