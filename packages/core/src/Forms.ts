@@ -79,7 +79,17 @@ export const keys = {
  * and then only the forms of the page it returns. Entries written before `file_name` was kept
  * here lack it; a name filter reads those forms' records instead.
  */
-const OwnerEntry = Schema.Struct({ form_id: Schema.String, created: Schema.String, file_name: Schema.optionalKey(Schema.String) })
+/**
+ * A form's entry in its owner's listing. `name` repeats the file name under the member a store
+ * that answers queries (PostgreSQL) filters and sorts on with `created`; entries written before
+ * it lack it and are listed by the scan.
+ */
+const OwnerEntry = Schema.Struct({
+  form_id: Schema.String,
+  created: Schema.String,
+  file_name: Schema.optionalKey(Schema.String),
+  name: Schema.optionalKey(Schema.String)
+})
 type OwnerEntry = typeof OwnerEntry.Type
 
 const newestFirst = (a: OwnerEntry, b: OwnerEntry) =>
@@ -162,7 +172,7 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events | 
           withUndo(
             storage.insertJson(Form, keys.form(form.id), form),
             storage.deleteDocument(keys.form(form.id), "any"),
-            storage.insertJson(OwnerEntry, keys.ownerEntry(form.owner, form.id), { form_id: form.id, created: now, file_name: form.file_name })
+            storage.insertJson(OwnerEntry, keys.ownerEntry(form.owner, form.id), { form_id: form.id, created: now, file_name: form.file_name, name: form.file_name })
           )
         )
         return form
@@ -189,7 +199,27 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events | 
         }), input.parsed)
     })
 
+    /** The forms of `entries`, read together, in order; those gone (a delete that stopped half-way) counted apart. */
+    const formsOf = (owner: Id.UserId, entries: ReadonlyArray<OwnerEntry>) =>
+      Effect.forEach(entries, (entry) => storage.getJson(Form, keys.form(entry.form_id)), { concurrency: 8 }).pipe(
+        Effect.map((found) => {
+          const items = found.flatMap((f) => (Option.isSome(f) && f.value.value.owner === owner ? [f.value.value] : []))
+          return { items, missing: found.length - items.length }
+        })
+      )
+
     const list = Effect.fn("Forms.list")(function*(owner: Id.UserId, query: ListQuery) {
+      // A store that answers queries (PostgreSQL) filters, pages and counts the entries in one
+      // query; then the page's forms are read.
+      if (storage.queryJson !== undefined) {
+        const page = yield* storage.queryJson(OwnerEntry, keys.ownerIndex(owner), {
+          nameContains: query.name,
+          offset: (query.page - 1) * query.size,
+          limit: query.size
+        })
+        const { items, missing } = yield* formsOf(owner, page.items.map((entry) => entry.value))
+        return { items, total: page.total - missing }
+      }
       const entries = (yield* storage.listJson(OwnerEntry, keys.ownerIndex(owner))).map((entry) => entry.value)
       const needle = query.name?.toLowerCase()
       const matching: Array<OwnerEntry> = []

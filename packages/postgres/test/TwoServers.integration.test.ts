@@ -100,6 +100,30 @@ if (typeof server === "string") {
         expect(Fs.readdirSync(Path.join(dataDir, "blobs")).length, "the PDF went to the directory").toBeGreaterThan(0)
       }))
 
+    it("a forms listing filters by name, pages and counts from the database's listing of entries", () =>
+      withLogs(async () => {
+        const pdf = Buffer.from(await Fixtures.formWithEveryFieldType())
+        const tag = `listing-${Date.now()}`
+        const ids: Array<string> = []
+        for (let i = 0; i < 3; i++) {
+          const upload = await a!.call("/v1/forms/upload", { method: "POST", headers: { "content-type": "application/pdf", "x-file-name": `${tag}-${i}.pdf` }, body: pdf })
+          expect(upload.status).toBe(200)
+          ids.push((await upload.json())[0].form_id)
+        }
+        const first = await (await b!.call(`/v1/forms?name=${tag.toUpperCase()}&page=1&size=2`)).json()
+        expect(first.total).toBe(3)
+        // Newest first, as every store lists them.
+        expect(first.forms.map((f: any) => f.id)).toEqual([ids[2], ids[1]])
+        const second = await (await b!.call(`/v1/forms?name=${tag}&page=2&size=2`)).json()
+        expect(second.forms.map((f: any) => f.id)).toEqual([ids[0]])
+        expect(second.forms[0].fields.length, "the listed forms are whole").toBeGreaterThan(0)
+        // The entries carry the listing columns the query reads.
+        const listed = await rows((sql) =>
+          sql`SELECT name_folded FROM ${sql(`${schema}.formwright_documents`)} WHERE key LIKE ${`owners/%/forms/${ids[0]}`}`
+        )
+        expect(listed.map((row) => row.name_folded)).toEqual([`${tag}-0.pdf`])
+      }))
+
     it("a profile PATCHed concurrently through both servers loses nothing", () =>
       withLogs(async () => {
         const created = await a!.call("/v1/profiles", {
