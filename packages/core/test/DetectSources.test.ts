@@ -126,6 +126,22 @@ describe("detector sources on generated pages", () => {
     })
   )
 
+  it.effect("a total cell with '=' and the line number it carries at its left is filled after them", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // One outlined box 100 x 24 pt: "=" and the line number "13" at its left, then room.
+        p.drawRectangle({ x: 200, y: 600, width: 100, height: 24, borderWidth: 0.5, borderColor: black })
+        p.drawText("Total", { x: 160, y: 606, size: 9, font })
+        p.drawText("13", { x: 202, y: 614, size: 7, font })
+        p.drawText("=", { x: 203, y: 602, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields).toHaveLength(1)
+      expect(fields[0]!.rect.x1).toBeGreaterThan(210)
+      expect(fields[0]!.rect.x2).toBeGreaterThan(295)
+    })
+  )
+
   it.effect("a line captioned 'Signature' is marked as a signature field; its 'Date' line is not", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

@@ -90,8 +90,10 @@ export const candidates = (context: PageContext): Array<Candidate> => {
       out.push({ ...base, rect: inset(b, 1), multiline: h > 30, features: { shadedOnly } })
       continue
     }
-    // An operator or unit printed at the cell's left ("+", "=", "$"): the amount goes after it.
-    const symbolsOnly = inside.every((p) => p.text.length <= 2 && !/[\p{L}\p{N}]/u.test(p.text))
+    // An operator or unit printed at the cell's left ("+", "=", "$"), with or without the line
+    // number it carries ("= 13"): the amount goes after it.
+    const symbol = (p: TextPiece) => p.text.length <= 2 && !/[\p{L}\p{N}]/u.test(p.text)
+    const symbolsOnly = inside.some(symbol) && inside.every((p) => symbol(p) || ITEM_NUMBER.test(p.text))
     if (symbolsOnly && Math.max(...inside.map((p) => p.x2)) - b.x1 <= 0.3 * w) {
       const rest = { x1: Math.max(...inside.map((p) => p.x2)) + 2, y1: b.y1 + 1, x2: b.x2 - 1, y2: b.y2 - 1 }
       if (width(rest) >= MIN_BOX_WIDTH) out.push({ ...base, rect: rest, features: { shadedOnly } })
