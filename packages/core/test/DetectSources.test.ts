@@ -49,6 +49,33 @@ describe("detector sources on generated pages", () => {
     })
   )
 
+  it.effect("a line with evenly spaced ticks rising from it is one comb; the same with digits printed in it is none", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // Registration number: 13 open cells of 14.5 pt, ticks alternately 10 and 6 pt tall.
+        p.drawText("Registration number:", { x: 50, y: 703, size: 10, font })
+        p.drawLine({ start: { x: 160, y: 700 }, end: { x: 160 + 14.5 * 13, y: 700 }, thickness: 0.5, color: black })
+        for (let k = 0; k <= 13; k++) {
+          const x = 160 + 14.5 * k
+          p.drawLine({ start: { x, y: 700 }, end: { x, y: k % 2 === 0 ? 710 : 706 }, thickness: 0.5, color: black })
+        }
+        // The same comb already filled in: its digits are content, not blanks.
+        p.drawText("Reference:", { x: 50, y: 603, size: 10, font })
+        p.drawLine({ start: { x: 160, y: 600 }, end: { x: 160 + 14.5 * 6, y: 600 }, thickness: 0.5, color: black })
+        for (let k = 0; k <= 6; k++) p.drawLine({ start: { x: 160 + 14.5 * k, y: 600 }, end: { x: 160 + 14.5 * k, y: 610 }, thickness: 0.5, color: black })
+        for (let k = 0; k < 6; k++) p.drawText(String(k), { x: 165 + 14.5 * k, y: 602, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      const combs = fields.filter((f) => f.source === "comb")
+      expect(combs).toHaveLength(1)
+      expect(combs[0]!.maxLength).toBe(13)
+      expect(combs[0]!.name).toBe("Registration number")
+      expect(combs[0]!.rect.x1).toBeCloseTo(160, 0)
+      expect(combs[0]!.rect.x2).toBeCloseTo(160 + 14.5 * 13, 0)
+      expect(combs[0]!.rect.y1).toBeGreaterThanOrEqual(699.5)
+    })
+  )
+
   it.effect("'[ ]' printed in the text gives a check box on the glyph, named by the word after it", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {
