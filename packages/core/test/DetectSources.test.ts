@@ -353,6 +353,26 @@ describe("detector sources on generated pages: answer areas and small boxes", ()
       expect(near(fields[0]!, 99, 599, 107, 607, 0.6)).toBe(true)
     })
   )
+
+  it.effect("squares stacked touching in a column are check boxes; the same squares touching in a row are character cells", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("Sex", { x: 60, y: 624, size: 9, font })
+        for (const [k, caption] of ["Male", "Female", "Unspecified"].entries()) {
+          const y = 620 - 10 * k
+          p.drawRectangle({ x: 100, y, width: 10, height: 10, borderWidth: 0.75, borderColor: black })
+          p.drawText(caption, { x: 114, y: y + 2, size: 8, font })
+        }
+        p.drawText("Code", { x: 60, y: 402, size: 9, font })
+        for (let k = 0; k < 3; k++) p.drawRectangle({ x: 100 + 10 * k, y: 400, width: 10, height: 10, borderWidth: 0.75, borderColor: black })
+      })
+      const fields = yield* detect(bytes)
+      const boxes = fields.filter((f) => f.kind === "CheckBox")
+      expect(boxes).toHaveLength(3)
+      for (const [k, box] of boxes.sort((a, b) => b.rect.y1 - a.rect.y1).entries()) expect(near(box, 100, 620 - 10 * k, 110, 630 - 10 * k, 1)).toBe(true)
+      expect(fields.filter((f) => f.rect.y1 < 450 && f.kind === "CheckBox")).toHaveLength(0)
+    })
+  )
 })
 
 describe("Tables.analyse", () => {

@@ -36,8 +36,12 @@ const isUprightBox = (r: Rect): boolean => {
   return w >= MIN_SIDE && w <= MAX_SIDE && h > w && h <= UPRIGHT_RATIO * w && h <= MAX_UPRIGHT_HEIGHT
 }
 
-/** Comb cells and character boxes touch their neighbours; a checkbox stands alone. */
-const touchesAnother = (b: Box, boxes: ReadonlyArray<Box>): boolean =>
+/**
+ * Comb cells and character boxes touch their neighbours; a checkbox stands alone. With
+ * `sideBySideOnly`, only a neighbour on the left or right counts: squares stacked in a column
+ * ("M" over "F" over "X") are options, as no comb runs down the page.
+ */
+const touchesAnother = (b: Box, boxes: ReadonlyArray<Box>, sideBySideOnly = false): boolean =>
   boxes.some((o) => {
     // Only a neighbour of about its size makes a row of character boxes; a table cell it sits
     // against does not.
@@ -46,7 +50,7 @@ const touchesAnother = (b: Box, boxes: ReadonlyArray<Box>): boolean =>
     const horizontal = Math.min(o.x2, b.x2) - Math.max(o.x1, b.x1) > 0.5 * width(b)
     return (
       (vertical && (Math.abs(o.x1 - b.x2) <= 2 || Math.abs(o.x2 - b.x1) <= 2)) ||
-      (horizontal && (Math.abs(o.y1 - b.y2) <= 2 || Math.abs(o.y2 - b.y1) <= 2))
+      (!sideBySideOnly && horizontal && (Math.abs(o.y1 - b.y2) <= 2 || Math.abs(o.y2 - b.y1) <= 2))
     )
   })
 
@@ -92,7 +96,7 @@ export const candidates = (context: PageContext): Array<Candidate> => {
       return cx > b.x1 && cx < b.x2 && cy > b.y1 && cy < b.y2 && width(m) < 0.5 * width(b)
     })
     if (inked) continue
-    if (isCheckSquare(b) ? touchesAnother(b, boxes) && !ownCaption(b, pieces) : touchesAnother(b, boxes) || digitBoxes(b, boxes, pieces)) continue
+    if (isCheckSquare(b) ? touchesAnother(b, boxes, true) && !ownCaption(b, pieces) : touchesAnother(b, boxes) || digitBoxes(b, boxes, pieces)) continue
     const rect = clickable(b)
     out.push({ kind: "CheckBox", source: "checkbox", rect, band: [rect.y1, rect.y2], sized: false, features: {} })
   }
