@@ -36,6 +36,8 @@ export interface VerticalSegment {
   readonly y1: number
   readonly y2: number
   readonly thickness: number
+  /** Stroked with a dash pattern: a soft divider (the groups of an id number), not a wall. */
+  readonly dashed?: boolean
 }
 
 /** A closed rectangle: stroked (an outlined box) or only filled (a shaded area). */
@@ -250,7 +252,7 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
     if (dx <= AXIS_TOLERANCE && dy <= AXIS_TOLERANCE) return true
     if (dy <= AXIS_TOLERANCE) {
       horizontals.push({ x1: Math.min(ax, bx), x2: Math.max(ax, bx), y: (ay + by) / 2, thickness, dashed: state.dashed })
-    } else if (dx <= AXIS_TOLERANCE) verticals.push({ x: (ax + bx) / 2, y1: Math.min(ay, by), y2: Math.max(ay, by), thickness })
+    } else if (dx <= AXIS_TOLERANCE) verticals.push({ x: (ax + bx) / 2, y1: Math.min(ay, by), y2: Math.max(ay, by), thickness, dashed: state.dashed })
     else return false
     return true
   }
@@ -432,11 +434,12 @@ export const mergeHorizontals = (segments: ReadonlyArray<HorizontalSegment>): Ar
 }
 
 const mergeVerticals = (segments: ReadonlyArray<VerticalSegment>): Array<VerticalSegment> =>
-  mergeHorizontals(segments.map((v) => ({ x1: v.y1, x2: v.y2, y: v.x, thickness: v.thickness }))).map((h) => ({
+  mergeHorizontals(segments.map((v) => ({ x1: v.y1, x2: v.y2, y: v.x, thickness: v.thickness, ...(v.dashed ? { dashed: true } : {}) }))).map((h) => ({
     x: h.y,
     y1: h.x1,
     y2: h.x2,
-    thickness: h.thickness
+    thickness: h.thickness,
+    ...(h.dashed ? { dashed: true } : {})
   }))
 
 const EMPTY: PageGraphics = { horizontals: [], verticals: [], boxes: [], marks: [] }

@@ -7,11 +7,13 @@ import { height, inset, pieceBottom, pieceCentreInside, width } from "../Geometr
 import * as Labels from "../Labels.ts"
 import { MAX_CELL_HEIGHT } from "../Tables.ts"
 import type { TextPiece } from "../Underscores.ts"
-import type { Box, HorizontalSegment } from "../VectorLines.ts"
+import type { Box, HorizontalSegment, VerticalSegment } from "../VectorLines.ts"
 import { isCheckSquare } from "./CheckSquares.ts"
 
 /** Narrowest box worth a text field: about three digits at a form's usual 9-10 pt. */
 const MIN_BOX_WIDTH = 16
+/** Narrowest part of a divided box that is a field of its own. */
+const MIN_PART_WIDTH = 36
 /** A captioned panel taller than this is a page region, not one field. */
 const MAX_PANEL_HEIGHT = 400
 const ITEM_NUMBER = /^\(?\d{1,3}[a-z]?[.)]?$/i
@@ -20,6 +22,16 @@ const ITEM_NUMBER = /^\(?\d{1,3}[a-z]?[.)]?$/i
 const crossedByRule = (b: Box, horizontals: ReadonlyArray<HorizontalSegment>): boolean =>
   horizontals.some(
     (h) => h.y > b.y1 + 3 && h.y < b.y2 - 3 && Math.min(h.x2, b.x2) - Math.max(h.x1, b.x1) > 0.5 * Math.min(h.x2 - h.x1, width(b))
+  )
+
+/**
+ * A box with a solid wall from its top to its bottom inside it, leaving room for a field on both
+ * sides, is a frame around the two cells the wall makes ("Maximum | Current"), not one field. A
+ * dotted divider (the groups of an id number) or one between character cells divides nothing.
+ */
+const dividedByWall = (b: Box, verticals: ReadonlyArray<VerticalSegment>): boolean =>
+  verticals.some((v) =>
+    !v.dashed && v.x - b.x1 >= MIN_PART_WIDTH && b.x2 - v.x >= MIN_PART_WIDTH && Math.min(v.y2, b.y2) - Math.max(v.y1, b.y1) >= 0.85 * height(b)
   )
 
 const hasNeighbourRight = (b: Box, boxes: ReadonlyArray<Box>): boolean =>
@@ -60,7 +72,10 @@ export const candidates = (context: PageContext): Array<Candidate> => {
       const captionBottom = Math.min(...inside.map(pieceBottom))
       if (captionBottom >= b.y1 + 0.4 * h) {
         const rest = { x1: b.x1 + 1, y1: b.y1 + 1, x2: b.x2 - 1, y2: captionBottom - 1 }
-        if (height(rest) >= 8 && !containsAnother(b, boxes) && !crossedByRule(b, input.graphics.horizontals) && !headsColumn(b, boxes, pieces)) {
+        if (
+          height(rest) >= 8 && !containsAnother(b, boxes) && !crossedByRule(b, input.graphics.horizontals) &&
+          !dividedByWall(b, input.graphics.verticals) && !headsColumn(b, boxes, pieces)
+        ) {
           out.push({
             kind: "Text",
             source: context.cells.has(b) ? "cell" : "box",
@@ -79,7 +94,7 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     const oneLineBox = h >= (context.cells.has(b) ? 8 : 10) && h <= 40 && w >= 1.3 * h
     const tallBox = h > 40 && h <= MAX_CELL_HEIGHT && w >= h && w >= 72 && inside.length === 0
     if (w < MIN_BOX_WIDTH || !(oneLineBox || tallBox) || w > 0.9 * pageWidth) continue
-    if (containsAnother(b, boxes) || crossedByRule(b, input.graphics.horizontals)) continue
+    if (containsAnother(b, boxes) || crossedByRule(b, input.graphics.horizontals) || dividedByWall(b, input.graphics.verticals)) continue
     const base = {
       kind: "Text" as const,
       source: context.cells.has(b) ? ("cell" as const) : ("box" as const),
