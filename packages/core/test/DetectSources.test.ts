@@ -354,6 +354,48 @@ describe("detector sources on generated pages: answer areas and small boxes", ()
     })
   )
 
+  it.effect("a captioned box halved by a solid wall is two fields; halved by a dotted divider it stays one", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        for (const [y, dash] of [[600, undefined], [450, [1, 2]]] as const) {
+          p.drawRectangle({ x: 100, y, width: 160, height: 40, borderWidth: 1, borderColor: black })
+          p.drawLine({ start: { x: 180, y }, end: { x: 180, y: y + 40 }, thickness: 0.75, color: black, ...(dash ? { dashArray: [...dash] } : {}) })
+          p.drawText("Maximum", { x: 110, y: y + 30, size: 8, font })
+          p.drawText("Current", { x: 190, y: y + 30, size: 8, font })
+        }
+      })
+      const fields = yield* detect(bytes)
+      const walled = fields.filter((f) => f.rect.y1 > 580).sort((a, b) => a.rect.x1 - b.rect.x1)
+      expect(walled.map((f) => f.name)).toEqual(["Maximum", "Current"])
+      expect(walled[0]!.rect.x2).toBeLessThanOrEqual(181)
+      expect(walled[1]!.rect.x1).toBeGreaterThanOrEqual(179)
+      const dotted = fields.filter((f) => f.rect.y1 < 500)
+      expect(dotted).toHaveLength(1)
+      expect(dotted[0]!.rect.x2 - dotted[0]!.rect.x1).toBeGreaterThan(150)
+    })
+  )
+
+  it.effect("a rule with small captions under it is one field per caption; date parts or body-size text under it leave it whole", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("Please describe yourself in the fields below, as it is printed on your card.", { x: 72, y: 740, size: 10, font })
+        const rule = (y: number) => p.drawLine({ start: { x: 100, y }, end: { x: 400, y }, thickness: 0.75, color: black })
+        rule(650)
+        for (const [x, caption] of [[100, "AGE"], [200, "HEIGHT"], [300, "WEIGHT"]] as const) p.drawText(caption, { x, y: 642, size: 6, font })
+        rule(550)
+        for (const [x, caption] of [[110, "Month"], [210, "Day"], [310, "Year"]] as const) p.drawText(caption, { x, y: 542, size: 6, font })
+        rule(450)
+        for (const [x, caption] of [[110, "Yes"], [210, "No"]] as const) p.drawText(caption, { x, y: 441, size: 10, font })
+      })
+      const fields = yield* detect(bytes)
+      const row = (y: number) => fields.filter((f) => Math.abs(f.rect.y1 - y) < 3).sort((a, b) => a.rect.x1 - b.rect.x1)
+      expect(row(650).map((f) => f.name)).toEqual(["AGE", "HEIGHT", "WEIGHT"])
+      expect(row(650).map((f) => Math.round(f.rect.x1))).toEqual([100, 197, 297])
+      expect(row(550)).toHaveLength(1)
+      expect(row(450)).toHaveLength(1)
+    })
+  )
+
   it.effect("squares stacked touching in a column are check boxes; the same squares touching in a row are character cells", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

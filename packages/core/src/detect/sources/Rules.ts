@@ -4,6 +4,7 @@
  */
 import type { Candidate, PageContext } from "../Candidate.ts"
 import { pieceBottom, pieceTop } from "../Geometry.ts"
+import type { TextPiece } from "../Underscores.ts"
 import type { HorizontalSegment } from "../VectorLines.ts"
 
 /** Shortest rule worth a text field, in points (about four characters). */
@@ -27,6 +28,53 @@ const isLeader = (h: HorizontalSegment, context: PageContext): boolean =>
   context.pieces.some((p) => p.x1 >= h.x2 - 2 && p.x1 - h.x2 <= 20 && pieceBottom(p) < h.y + 12 && pieceTop(p) > h.y - 3) ||
   context.input.graphics.boxes.some((b) => b.x1 >= h.x2 - 2 && b.x1 - h.x2 <= 20 && b.y1 < h.y + 12 && b.y2 > h.y - 3)
 
+/** Type this small (in points) is a caption's whatever the page's body size. */
+const SMALL_PRINT = 7.5
+/** How near a caption must come to the rule's end to be set flush with it. */
+const FLUSH = 6
+/** "Month  Day  Year" under a rule says how to write one date on it, not three fields. */
+const DATE_PART = /^\(?(month|day|year|mm|dd|yy|yyyy|mois|jour|année|annee|aaaa|jj|monat|tag|jahr|tt|jjjj|mes|día|dia|año|ano)\)?$/iu
+
+/** The captions printed right under a rule, as phrases (pieces a word space apart joined), left to right. */
+const captionsUnder = (h: HorizontalSegment, pieces: ReadonlyArray<TextPiece>): Array<{ x1: number; x2: number; text: string; size: number }> => {
+  const under = pieces
+    .filter((p) => p.x1 >= h.x1 - 2 && p.x2 <= h.x2 + 2 && pieceTop(p) <= h.y + 1 && pieceTop(p) >= h.y - 1.2 * p.size && /\p{L}/u.test(p.text))
+    .sort((a, b) => a.x1 - b.x1)
+  const phrases: Array<{ x1: number; x2: number; text: string; size: number }> = []
+  for (const p of under) {
+    const last = phrases.at(-1)
+    if (last && p.x1 - last.x2 <= 0.8 * p.size) {
+      last.x2 = Math.max(last.x2, p.x2)
+      last.text = `${last.text} ${p.text}`
+      last.size = Math.max(last.size, p.size)
+    } else phrases.push({ x1: p.x1, x2: p.x2, text: p.text, size: p.size })
+  }
+  return phrases
+}
+
+/**
+ * One long rule with several captions under it ("AGE  HEIGHT  WEIGHT", "Signature  Date") is a
+ * row of fields, one per caption: captions set flush with the rule's start each open their
+ * field; centred ones divide the rule half way between them. One caption, or none, leaves the
+ * rule whole.
+ */
+const splitByCaptions = (h: HorizontalSegment, pieces: ReadonlyArray<TextPiece>, bodySize: number): Array<readonly [number, number]> => {
+  const captions = captionsUnder(h, pieces)
+  if (captions.length < 2 || captions.every((c) => DATE_PART.test(c.text))) return [[h.x1, h.x2]]
+  // Captions are set small: smaller than the page's text, or in the few points a page of
+  // captions alone (a character sheet) sets all its text in. Text of body size under a rule is a
+  // table's headings, a question with its options, or a footer.
+  if (captions.some((c) => c.size >= 0.95 * bodySize && c.size > SMALL_PRINT)) return [[h.x1, h.x2]]
+  // Captions flush with both ends of the rule are a running header or footer ("Form 123
+  // Edition 01/24 ... Page 2 of 8"): the last caption of a row of fields leaves its field room.
+  const flush = captions[0]!.x1 - h.x1 <= FLUSH
+  if (flush && h.x2 - captions.at(-1)!.x2 <= FLUSH) return [[h.x1, h.x2]]
+  const cuts = captions.slice(1).map((c, i) => (flush ? c.x1 - 3 : (captions[i]!.x2 + c.x1) / 2))
+  const bounds = [h.x1, ...cuts, h.x2]
+  const parts = bounds.slice(1).map((b, i) => [bounds[i]!, b] as const)
+  return parts.every(([a, b]) => b - a >= MIN_RULE) ? parts : [[h.x1, h.x2]]
+}
+
 export const candidates = (context: PageContext): Array<Candidate> => {
   const { pieces, input, structural, pageWidth } = context
   const out: Array<Candidate> = []
@@ -44,7 +92,8 @@ export const candidates = (context: PageContext): Array<Candidate> => {
       .filter((m) => m.x2 > h.x1 && m.x1 < h.x2 && m.y1 >= h.y - 1 && m.y1 <= h.y + 6)
       .map((m) => [m.x1 - 2, m.x2 + 2] as const)
     const y1 = h.y + h.thickness / 2
-    for (const [a, b] of freeIntervals(h.x1, h.x2, [...standing, ...inked])) {
+    const parts = splitByCaptions(h, pieces, context.fontSize).flatMap(([x1, x2]) => freeIntervals(x1, x2, [...standing, ...inked]))
+    for (const [a, b] of parts) {
       if (b - a < MIN_RULE) continue
       out.push({
         kind: "Text",
