@@ -402,6 +402,8 @@ describe("forms", () => {
       expect(stored.fields[0].name).toBe("Given name")
       expect(stored.line_by_line_instructions).toEqual({ [second.id]: "Surname only" })
       expect(stored.updated >= stored.created).toBe(true)
+      // The answer is written without an encoding pass: it must be what a read gives, member for member.
+      expect(merged.fields).toEqual(stored.fields)
     })
 
     it("PUT with an unknown field id answers 400 naming it and changes nothing", async () => {

@@ -1,7 +1,7 @@
 /**
  * Handlers of the forms group.
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { type Form, Forms, Id, InvalidInput, PdfEngine } from "@formwright/core"
@@ -69,14 +69,15 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
           const user = yield* CurrentUser
           const upload = yield* pdfUpload(request, "standard")
           const form = yield* forms.upload({ owner: user.id, bytes: upload.bytes, fileName: upload.fileName })
-          return [{
+          // Written as it is: encoding 5,000 fields again held the event loop for tens of ms.
+          return Answer.trusted(Schema.Array(Wire.UploadResult), [{
             id: Id.make("upload"),
             object: "upload_form" as const,
             form_id: form.id,
             file_name: form.file_name,
             pages: form.pages,
             fields: form.fields
-          }]
+          }])
         })))
       .handle("list", ({ query }) =>
         WireErrors.standard(Effect.gen(function*() {
@@ -133,7 +134,7 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
               Effect.fail(new InvalidInput.InvalidInput({ field: patch.asText !== undefined ? e.field.replace(/^form\.as_text\b/, "form.asText") : e.field, message: e.message }))
             )
           )
-          return {
+          return Answer.trusted(Wire.UpdateFormResult, {
             id: Id.make("updateForm"),
             created: new Date().toISOString(),
             object: "update_form" as const,
@@ -145,7 +146,7 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
               group_instructions: form.group_instructions,
               line_by_line_instructions: form.line_by_line_instructions
             }
-          }
+          })
         })))
       .handle("delete", ({ params }) =>
         WireErrors.standard(Effect.gen(function*() {
