@@ -28,7 +28,7 @@ const isLeader = (h: HorizontalSegment, context: PageContext): boolean =>
   context.pieces.some((p) => p.x1 >= h.x2 - 2 && p.x1 - h.x2 <= 20 && pieceBottom(p) < h.y + 12 && pieceTop(p) > h.y - 3) ||
   context.input.graphics.boxes.some((b) => b.x1 >= h.x2 - 2 && b.x1 - h.x2 <= 20 && b.y1 < h.y + 12 && b.y2 > h.y - 3)
 
-/** Type this small (in points) is a caption's whatever the page's body size. */
+/** Text this small (in points) is caption text, whatever the page's body size. */
 const SMALL_PRINT = 7.5
 /** How near a caption must come to the rule's end to be set flush with it. */
 const FLUSH = 6
