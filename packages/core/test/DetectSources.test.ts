@@ -375,6 +375,29 @@ describe("detector sources on generated pages: answer areas and small boxes", ()
     })
   )
 
+  it.effect("a narrow empty cell in a tall table row is a field when the row's wide cell is one; beside a filled cell it is not", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // Columns: Method (filled in print) | Address 140 pt | Date 60 pt; a header row and three rows of 90 pt.
+        const xs = [60, 200, 340, 400]
+        const ys = [700, 680, 590, 500, 410]
+        for (const x of xs) p.drawLine({ start: { x, y: ys.at(-1)! }, end: { x, y: ys[0]! }, thickness: 0.75, color: black })
+        for (const y of ys) p.drawLine({ start: { x: xs[0]!, y }, end: { x: xs.at(-1)!, y }, thickness: 0.75, color: black })
+        p.drawText("Method", { x: 65, y: 686, size: 9, font })
+        p.drawText("Address", { x: 205, y: 686, size: 9, font })
+        p.drawText("Date", { x: 345, y: 686, size: 9, font })
+        for (const y of [660, 570, 480]) p.drawText("Mail", { x: 65, y, size: 9, font })
+        // The last row's address cell is printed in: its date cell has no field beside it.
+        p.drawText("By hand at the office", { x: 205, y: 480, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      const dates = fields.filter((f) => f.rect.x1 > 339 && f.rect.x2 < 401)
+      expect(dates).toHaveLength(2)
+      expect(dates.every((f) => f.kind === "Text" && f.rect.y2 - f.rect.y1 > 80)).toBe(true)
+      expect(dates.map((f) => Math.round(f.rect.y1)).sort()).toEqual([501, 591])
+    })
+  )
+
   it.effect("a rule with small captions under it is one field per caption; date parts or body-size text under it leave it whole", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

@@ -54,6 +54,22 @@ const headsColumn = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray<Te
       !pieces.some((p) => pieceCentreInside(p, o))
   )
 
+/**
+ * An empty table cell taller than it is wide ("Service Date" beside a column of tall address
+ * cells) is a field when its row holds an empty cell wide enough to be one on its own shape:
+ * the row is tall for its widest column, and every empty cell of it is written in.
+ */
+const rowHasTallCell = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray<TextPiece>): boolean =>
+  boxes.some(
+    (o) =>
+      o !== b &&
+      Math.abs(o.y1 - b.y1) <= 1.5 &&
+      Math.abs(o.y2 - b.y2) <= 1.5 &&
+      width(o) >= 72 &&
+      width(o) >= height(o) &&
+      !pieces.some((p) => pieceCentreInside(p, o))
+  )
+
 export const candidates = (context: PageContext): Array<Candidate> => {
   const { input, pieces, boxes, pageWidth } = context
   const out: Array<Candidate> = []
@@ -93,7 +109,9 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     // Line-drawn cells run down to 8 pt (tight tax-form rows); a filled area that low is a stripe.
     const oneLineBox = h >= (context.cells.has(b) ? 8 : 10) && h <= 40 && w >= 1.3 * h
     const tallBox = h > 40 && h <= MAX_CELL_HEIGHT && w >= h && w >= 72 && inside.length === 0
-    if (w < MIN_BOX_WIDTH || !(oneLineBox || tallBox) || w > 0.9 * pageWidth) continue
+    const narrowTallCell = !tallBox && h > 40 && h <= MAX_CELL_HEIGHT && w >= MIN_PART_WIDTH && inside.length === 0 &&
+      context.cells.has(b) && rowHasTallCell(b, boxes, pieces)
+    if (w < MIN_BOX_WIDTH || !(oneLineBox || tallBox || narrowTallCell) || w > 0.9 * pageWidth) continue
     if (containsAnother(b, boxes) || crossedByRule(b, input.graphics.horizontals) || dividedByWall(b, input.graphics.verticals)) continue
     const base = {
       kind: "Text" as const,
