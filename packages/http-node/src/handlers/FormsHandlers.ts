@@ -11,6 +11,9 @@ import * as Body from "./Body.ts"
 import * as InvalidRequest from "./InvalidRequest.ts"
 import * as WireErrors from "./WireErrors.ts"
 
+/** The upload route's answer (its success schema in FormsApi), built once rather than per upload. */
+const UploadAnswer = Schema.Array(Wire.UploadResult)
+
 /** A form in its wire shape: the record without what only the server keeps (owner, origin, size). */
 const definition = (form: Form.Form): typeof Wire.FormDefinition.Encoded => ({
   id: form.id,
@@ -70,7 +73,7 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
           const upload = yield* pdfUpload(request, "standard")
           const form = yield* forms.upload({ owner: user.id, bytes: upload.bytes, fileName: upload.fileName })
           // Written as it is: encoding 5,000 fields again held the event loop for tens of ms.
-          return Answer.trusted(Schema.Array(Wire.UploadResult), [{
+          return Answer.trusted(UploadAnswer, [{
             id: Id.make("upload"),
             object: "upload_form" as const,
             form_id: form.id,

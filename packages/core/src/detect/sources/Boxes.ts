@@ -54,10 +54,13 @@ const headsColumn = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray<Te
       !pieces.some((p) => pieceCentreInside(p, o))
   )
 
+/** A box shaped for a few lines of wrapped text: taller than one line, at least as wide as tall. */
+const tallTextShape = (w: number, h: number): boolean => h > 40 && h <= MAX_CELL_HEIGHT && w >= h && w >= 72
+
 /**
  * An empty table cell taller than it is wide ("Service Date" beside a column of tall address
- * cells) is a field when its row holds an empty cell wide enough to be one on its own shape:
- * the row is tall for its widest column, and every empty cell of it is written in.
+ * cells) is a field when its row holds an empty cell that is one on its own shape: the row is
+ * tall for its widest column, and every empty cell of it is written in.
  */
 const rowHasTallCell = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray<TextPiece>): boolean =>
   boxes.some(
@@ -65,8 +68,7 @@ const rowHasTallCell = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray
       o !== b &&
       Math.abs(o.y1 - b.y1) <= 1.5 &&
       Math.abs(o.y2 - b.y2) <= 1.5 &&
-      width(o) >= 72 &&
-      width(o) >= height(o) &&
+      tallTextShape(width(o), height(o)) &&
       !pieces.some((p) => pieceCentreInside(p, o))
   )
 
@@ -108,7 +110,7 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     // One-line boxes are wider than tall; taller empty ones (up to a few lines) take wrapped text.
     // Line-drawn cells run down to 8 pt (tight tax-form rows); a filled area that low is a stripe.
     const oneLineBox = h >= (context.cells.has(b) ? 8 : 10) && h <= 40 && w >= 1.3 * h
-    const tallBox = h > 40 && h <= MAX_CELL_HEIGHT && w >= h && w >= 72 && inside.length === 0
+    const tallBox = tallTextShape(w, h) && inside.length === 0
     const narrowTallCell = !tallBox && h > 40 && h <= MAX_CELL_HEIGHT && w >= MIN_PART_WIDTH && inside.length === 0 &&
       context.cells.has(b) && rowHasTallCell(b, boxes, pieces)
     if (w < MIN_BOX_WIDTH || !(oneLineBox || tallBox || narrowTallCell) || w > 0.9 * pageWidth) continue
