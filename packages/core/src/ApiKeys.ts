@@ -68,7 +68,8 @@ const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).rep
 /** A new secret: `fw_` and 32 random bytes. */
 export const generateKey = (): string => `fw_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`
 
-const keyPrefix = "apikeys/"
+/** Where the key records are kept (one per key, by digest). */
+export const keyPrefix = "apikeys/"
 const keyPath = (digest: string) => `${keyPrefix}${digest}`
 
 const summaryOf = (record: ApiKeyRecord): KeySummary => ({

@@ -1,7 +1,10 @@
 /**
- * The Storage port on PostgreSQL: every document (forms, sessions, jobs, profiles, keys, owner
- * indexes) is a row of one table, so every server of a deployment shares them, and blobs (PDFs,
- * attached files) go to another Storage given to it (S3, or a local directory).
+ * The Storage port on PostgreSQL: every document is a row, so every server of a deployment shares
+ * them, and blobs (PDFs, attached files) go to another Storage given to it (S3, or a local
+ * directory). Each kind of record the core keeps (forms, sessions, jobs, profiles, API keys, owner
+ * indexes, work items) has a table of its own, chosen by its key's first segment (`kindTables`);
+ * any other key goes to `formwright_documents`. The tables have one shape, so one set of
+ * statements serves them all.
  *
  * - Write conditions are single statements: `absent` is INSERT ... ON CONFLICT DO NOTHING,
  *   `{ version }` is UPDATE/DELETE ... WHERE version = $v, so two servers can never both win.
@@ -40,8 +43,37 @@ export interface Options {
   readonly connectTimeoutMs?: number | undefined
 }
 
-/** The documents table, in its schema. */
+/** The table of documents of no kind below (an embedder's own keys), in its schema. */
 export const documentsTable = "formwright_documents"
+
+/**
+ * The table of each kind of record, by the prefix of its keys: the key layout of the core's
+ * services (`Forms.keys`, `Sessions.keys`, ...; a test checks they still match). A table per kind
+ * lets a deployer see, size, vacuum and back up each kind apart, and keeps each kind's index to
+ * its own rows.
+ */
+export const kindTables: ReadonlyArray<{ readonly prefix: string; readonly table: string }> = [
+  { prefix: "apikeys/", table: "formwright_api_keys" },
+  { prefix: "forms/", table: "formwright_forms" },
+  { prefix: "jobs/", table: "formwright_jobs" },
+  { prefix: "owners/", table: "formwright_owner_index" },
+  { prefix: "profiles/", table: "formwright_profiles" },
+  { prefix: "sessions/", table: "formwright_sessions" },
+  { prefix: "work/", table: "formwright_work" }
+]
+
+/** The table a document's key goes to. */
+export const tableOf = (key: string): string => kindTables.find((kind) => key.startsWith(kind.prefix))?.table ?? documentsTable
+
+/**
+ * The tables that may hold keys starting with `prefix`: its kind's table alone when the prefix
+ * names a kind, else the kinds' tables whose prefixes start with it and the documents table.
+ */
+export const tablesUnder = (prefix: string): ReadonlyArray<string> => {
+  const kind = kindTables.find((k) => prefix.startsWith(k.prefix))
+  if (kind !== undefined) return [kind.table]
+  return [...kindTables.filter((k) => k.prefix.startsWith(prefix)).map((k) => k.table), documentsTable]
+}
 
 /** Webhook deliveries not yet made (PgWebhookOutbox), in the records' schema. */
 export const outboxTable = "formwright_webhook_outbox"
@@ -143,27 +175,33 @@ export const listingOf = (key: string, value: string): Listing => {
   }
 }
 
+/**
+ * A table of documents. A listing reads one scope newest first, filtering on the index's included
+ * columns alone.
+ */
+const createDocumentTable = (schema: string, table: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE ${sql(`${schema}.${table}`)} (
+      key text COLLATE "C" PRIMARY KEY,
+      value text NOT NULL,
+      version text NOT NULL,
+      scope text COLLATE "C",
+      name_folded text,
+      status text,
+      created text COLLATE "C"
+    )`
+    yield* sql`CREATE INDEX ${sql(`${table}_listing`)} ON ${sql(`${schema}.${table}`)}
+      (scope, created DESC, key DESC) INCLUDE (name_folded, status) WHERE scope IS NOT NULL`
+  })
+
 /** The migrations, in order; each runs once per schema, in the transaction that records it. */
-const migrations = (schema: string) => {
+export const migrations = (schema: string) => {
   const documents = `${schema}.${documentsTable}`
   return Migrator.fromRecord({
-    "1_documents": Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      // scope, name_folded, status and created are what `queryDocuments` filters and sorts on,
-      // taken from the value when it is written; null for a document that is not listed.
-      yield* sql`CREATE TABLE ${sql(documents)} (
-        key text COLLATE "C" PRIMARY KEY,
-        value text NOT NULL,
-        version text NOT NULL,
-        scope text COLLATE "C",
-        name_folded text,
-        status text,
-        created text COLLATE "C"
-      )`
-      // A listing reads one scope newest first, filtering on the included columns alone.
-      yield* sql`CREATE INDEX ${sql(`${documentsTable}_listing`)} ON ${sql(documents)}
-        (scope, created DESC, key DESC) INCLUDE (name_folded, status) WHERE scope IS NOT NULL`
-    }),
+    // scope, name_folded, status and created are what `queryDocuments` filters and sorts on,
+    // taken from the value when it is written; null for a document that is not listed.
+    "1_documents": createDocumentTable(schema, documentsTable),
     "2_webhook_outbox": Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       // One row per event until it is delivered (then deleted) or given up on (kept, with why).
@@ -191,6 +229,17 @@ const migrations = (schema: string) => {
         at timestamptz NOT NULL,
         taken boolean NOT NULL
       )`
+    }),
+    "4_tables_per_kind": Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // Each kind's rows move from the documents table to their own, in this one transaction.
+      for (const { prefix, table } of kindTables) {
+        yield* createDocumentTable(schema, table)
+        const upper = prefixSuccessor(prefix)!
+        yield* sql`WITH moved AS (DELETE FROM ${sql(documents)} WHERE key >= ${prefix} AND key < ${upper} RETURNING *)
+          INSERT INTO ${sql(`${schema}.${table}`)} (key, value, version, scope, name_folded, status, created)
+          SELECT key, value, version, scope, name_folded, status, created FROM moved`
+      }
     })
   })
 }
@@ -222,7 +271,7 @@ export const make = (options: { readonly blobs: Storage.StorageShape; readonly s
     }
     const sql = yield* SqlClient.SqlClient
     yield* migrate(schema).pipe(Effect.mapError((error) => new Storage.StorageError({ message: `PostgreSQL ${startFailure(error)}`, cause: error })))
-    const table = sql(`${schema}.${documentsTable}`)
+    const tableFor = (key: string) => sql(`${schema}.${tableOf(key)}`)
     const { blobs } = options
 
     interface Row {
@@ -232,12 +281,13 @@ export const make = (options: { readonly blobs: Storage.StorageShape; readonly s
     }
 
     const getDocument: Storage.StorageBackend["getDocument"] = (key) =>
-      sql<Row>`SELECT value, version FROM ${table} WHERE key = ${key}`.pipe(
+      sql<Row>`SELECT value, version FROM ${tableFor(key)} WHERE key = ${key}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => ({ value: row.value, version: row.version }))),
         Effect.mapError(failed(`reading ${key}`))
       )
 
     const putDocument: Storage.StorageBackend["putDocument"] = (key, value, condition) => {
+      const table = tableFor(key)
       const version = newVersion()
       const listing = listingOf(key, value)
       const row = sql`(${key}, ${value}, ${version}, ${listing.scope}, ${listing.nameFolded}, ${listing.status}, ${listing.created})`
@@ -260,6 +310,7 @@ export const make = (options: { readonly blobs: Storage.StorageShape; readonly s
 
     const deleteDocument: Storage.StorageBackend["deleteDocument"] = (key, condition) => {
       if (condition === "absent") return Effect.fail(new Storage.StorageConflict({ key }))
+      const table = tableFor(key)
       if (condition === "any") {
         return sql`DELETE FROM ${table} WHERE key = ${key} RETURNING 1 AS deleted`.pipe(
           Effect.map((rows) => rows.length === 1),
@@ -280,12 +331,21 @@ export const make = (options: { readonly blobs: Storage.StorageShape; readonly s
       const limit = Math.max(1, Math.min(listOptions?.limit ?? 1000, 1000))
       const upper = prefixSuccessor(prefix)
       const after = listOptions?.cursor
-      // Fetch one more than a page: whether it exists says if there is a next page.
-      return sql<Row>`SELECT key, value, version FROM ${table}
-        WHERE key >= ${prefix}
-          ${upper === undefined ? sql`` : sql`AND key < ${upper}`}
-          ${after === undefined ? sql`` : sql`AND key > ${after}`}
-        ORDER BY key LIMIT ${limit + 1}`.pipe(
+      // Fetch one more than a page: whether it exists says if there is a next page. A prefix
+      // that spans kinds (the empty one, say) reads each table's first rows in key order and
+      // merges them: every table's keys are a key range of their own.
+      const inTable = (table: string) =>
+        sql`SELECT key, value, version FROM ${sql(`${schema}.${table}`)}
+          WHERE key >= ${prefix}
+            ${upper === undefined ? sql`` : sql`AND key < ${upper}`}
+            ${after === undefined ? sql`` : sql`AND key > ${after}`}
+          ORDER BY key LIMIT ${limit + 1}`
+      const tables = tablesUnder(prefix)
+      const statement = tables.length === 1
+        ? sql<Row>`${inTable(tables[0]!)}`
+        : sql<Row>`SELECT key, value, version FROM (${sql.join(" UNION ALL ", false)(tables.map((t) => sql`(${inTable(t)})`))}) AS found
+            ORDER BY key LIMIT ${limit + 1}`
+      return statement.pipe(
         Effect.mapError(failed(`listing ${prefix}`)),
         Effect.map((rows) => {
           const page = rows.slice(0, limit).map((row) => ({ key: row.key, document: { value: row.value, version: row.version } }))
@@ -297,6 +357,8 @@ export const make = (options: { readonly blobs: Storage.StorageShape; readonly s
     const queryDocuments: NonNullable<Storage.StorageBackend["queryDocuments"]> = (prefix, query) => {
       const offset = Math.max(0, Math.floor(query.offset))
       const limit = Math.max(0, Math.min(Math.floor(query.limit), 1000))
+      // A scope is a key prefix up to a `/`, so its rows are all in one table.
+      const table = tableFor(prefix)
       const name = query.nameContains === undefined || query.nameContains === "" ? undefined : query.nameContains.toLowerCase()
       const matching = sql`scope = ${prefix}
         ${name === undefined ? sql`` : sql`AND strpos(name_folded, ${name}) > 0`}

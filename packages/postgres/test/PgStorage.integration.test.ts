@@ -6,10 +6,11 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
-import { Storage } from "@formwright/core"
+import { ApiKeys, Conversions, Forms, JobRunner, Profiles, Sessions, Storage } from "@formwright/core"
 import { FsStorage } from "@formwright/storage-fs"
 import { StorageConformance } from "@formwright/testing"
 import { ConfigProvider, Effect, Layer, Option, Redacted, Schema } from "effect"
+import * as Migrator from "effect/sql/Migrator"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
@@ -109,7 +110,7 @@ if (typeof server === "string") {
           const sql = yield* SqlClient.SqlClient
           return yield* sql<{ migration_id: number }>`SELECT migration_id FROM ${sql(`${fresh}.formwright_migrations`)} ORDER BY migration_id`
         }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
-        assert.deepStrictEqual(migrations.map((row) => row.migration_id), [1, 2, 3], "each migration recorded once")
+        assert.deepStrictEqual(migrations.map((row) => row.migration_id), [1, 2, 3, 4], "each migration recorded once")
       }))
 
     it.live("a prefix listing is a range scan of the primary key", () =>
@@ -124,13 +125,106 @@ if (typeof server === "string") {
             // see whether the index alone serves the query, in key order.
             yield* sql`SET LOCAL enable_seqscan = off`
             yield* sql`SET LOCAL enable_bitmapscan = off`
-            return yield* sql<{ "QUERY PLAN": string }>`EXPLAIN SELECT key, value, version FROM ${sql(`${on}.formwright_documents`)}
+            return yield* sql<{ "QUERY PLAN": string }>`EXPLAIN SELECT key, value, version FROM ${sql(`${on}.formwright_profiles`)}
               WHERE key >= ${"profiles/u1/"} AND key < ${"profiles/u10"} AND key > ${"profiles/u1/p11"} ORDER BY key LIMIT 11`
           }))
         }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
         const text = plan.map((row) => row["QUERY PLAN"]).join("\n")
-        assert.match(text, /Index (Only )?Scan using formwright_documents_pkey/, text)
+        assert.match(text, /Index (Only )?Scan using formwright_profiles_pkey/, text)
         assert.notMatch(text, /Sort/, `no sort: the index gives key order\n${text}`)
+      }))
+
+    const client = () => PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })
+    const tableKeys = (on: string) =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const tables = [PgStorage.documentsTable, ...PgStorage.kindTables.map((kind) => kind.table)]
+        const found: Record<string, Array<string>> = {}
+        for (const table of tables) {
+          found[table] = (yield* sql<{ key: string }>`SELECT key FROM ${sql(`${on}.${table}`)} ORDER BY key`).map((row) => row.key)
+        }
+        return found
+      }).pipe(Effect.provide(client()))
+
+    /** A key of every kind the core writes, made by the core's own key builders. */
+    const coreKeys = {
+      formwright_api_keys: `${ApiKeys.keyPrefix}digest`,
+      formwright_forms: Forms.keys.form("f1"),
+      formwright_jobs: Conversions.keys.job("u1", "job1"),
+      formwright_owner_index: Forms.keys.ownerEntry("u1", "f1"),
+      formwright_profiles: Profiles.keys.profile("u1", "p1"),
+      formwright_sessions: Sessions.keys.session("u1", "s1"),
+      formwright_work: JobRunner.workKey({ kind: "conversion", id: "job1" })
+    } as const
+
+    it.live("each kind of record the core writes is a row of its kind's table; other keys go to formwright_documents", () =>
+      Effect.gen(function*() {
+        const on = schema("kinds")
+        const keys = [...Object.values(coreKeys), "embedder/own-key"]
+        yield* withStorage(serverLayer(on, blobDirectory()), (storage) =>
+          Effect.forEach(keys, (key) => storage.putDocument(key, `{"key":${JSON.stringify(key)}}`, "absent"), { discard: true }))
+        const found = yield* tableKeys(on)
+        for (const [table, key] of Object.entries(coreKeys)) assert.deepStrictEqual(found[table], [key], table)
+        assert.deepStrictEqual(found[PgStorage.documentsTable], ["embedder/own-key"])
+      }))
+
+    it.live("listings across kinds merge the tables in key order, page by page", () =>
+      Effect.gen(function*() {
+        const on = schema("across")
+        const keys = ["a", "apikeys/k", "f", "forms/1", "forms/2", "fz", "jobs/u/j", "owners/u/forms/1", "profiles/u/p", "sessions/u/s", "work/conversion/j", "z"]
+        const pages = yield* withStorage(serverLayer(on, blobDirectory()), (storage) =>
+          Effect.gen(function*() {
+            yield* Effect.forEach([...keys].reverse(), (key) => storage.putDocument(key, "{}", "absent"), { discard: true })
+            const all: Array<Array<string>> = []
+            let cursor: string | undefined
+            do {
+              const page = yield* storage.listDocuments("", { limit: 5, ...(cursor === undefined ? {} : { cursor }) })
+              all.push(page.items.map((item) => item.key))
+              cursor = page.cursor
+            } while (cursor !== undefined)
+            const underF = (yield* storage.listDocuments("f")).items.map((item) => item.key)
+            const forms = (yield* storage.listDocuments("forms/")).items.map((item) => item.key)
+            return { all, underF, forms }
+          }))
+        assert.deepStrictEqual(pages.all, [keys.slice(0, 5), keys.slice(5, 10), keys.slice(10)])
+        assert.deepStrictEqual(pages.underF, ["f", "forms/1", "forms/2", "fz"])
+        assert.deepStrictEqual(pages.forms, ["forms/1", "forms/2"])
+      }))
+
+    it.live("a database from before tables per kind is migrated at start: each kind's rows move to their table unchanged", () =>
+      Effect.gen(function*() {
+        const on = schema("upgrade")
+        const listed = (created: string) => JSON.stringify({ name: "Tax Form", created, status: "Active" })
+        const before: Record<string, string> = {
+          ...Object.fromEntries(Object.values(coreKeys).map((key, i) => [key, listed(`2026-01-0${i + 1}T00:00:00.000Z`)])),
+          "embedder/own-key": `{"kept":true}`
+        }
+        // The schema as migrations 1 to 3 left it, holding records of every kind in formwright_documents.
+        yield* Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`CREATE SCHEMA ${sql(on)}`
+          const loader = Effect.map(PgStorage.migrations(on), (all) => all.filter(([id]) => id <= 3))
+          yield* Migrator.make({})({ loader, table: `${on}.formwright_migrations` })
+          for (const [key, value] of Object.entries(before)) {
+            const listing = PgStorage.listingOf(key, value)
+            yield* sql`INSERT INTO ${sql(`${on}.${PgStorage.documentsTable}`)} (key, value, version, scope, name_folded, status, created)
+              VALUES (${key}, ${value}, ${`v-${key}`}, ${listing.scope}, ${listing.nameFolded}, ${listing.status}, ${listing.created})`
+          }
+        }).pipe(Effect.provide(client()))
+
+        const after = yield* withStorage(serverLayer(on, blobDirectory()), (storage) =>
+          Effect.gen(function*() {
+            const documents = yield* Effect.forEach(Object.keys(before), (key) => Effect.map(storage.getDocument(key), Option.getOrUndefined))
+            // The listing columns came along: the owner index is still queried by name.
+            const query = yield* storage.queryDocuments!(Forms.keys.ownerIndex("u1"), { nameContains: "tax", limit: 10, offset: 0 })
+            return { documents, query }
+          }))
+        Object.entries(before).forEach(([key, value], i) => assert.deepStrictEqual(after.documents[i], { value, version: `v-${key}` }, key))
+        assert.deepStrictEqual(after.query.items.map((item) => item.key), [coreKeys.formwright_owner_index])
+        assert.strictEqual(after.query.total, 1)
+        const found = yield* tableKeys(on)
+        for (const [table, key] of Object.entries(coreKeys)) assert.deepStrictEqual(found[table], [key], table)
+        assert.deepStrictEqual(found[PgStorage.documentsTable], ["embedder/own-key"], "only keys of no kind stay")
       }))
 
     it.live("an unreachable database fails the start with one clear line", () =>

@@ -92,8 +92,8 @@ if (typeof server === "string") {
         const pdfOnB = await b!.call(`/v1/forms/${formId}/pdf`)
         expect(Buffer.from(await pdfOnB.arrayBuffer()).equals(pdf)).toBe(true)
 
-        const keys = await rows((sql) => sql`SELECT key FROM ${sql(`${schema}.formwright_documents`)} WHERE key LIKE ${`%${formId}%`}`)
-        expect(keys.length, "the form's record is in PostgreSQL").toBeGreaterThan(0)
+        const keys = await rows((sql) => sql`SELECT key FROM ${sql(`${schema}.formwright_forms`)} WHERE key = ${`forms/${formId}`}`)
+        expect(keys.length, "the form's record is in PostgreSQL, in the forms table").toBe(1)
         // The blob store's directory has its docs/ folder, empty: no record was written there.
         const recordFiles = Fs.existsSync(Path.join(dataDir, "docs")) ? Fs.readdirSync(Path.join(dataDir, "docs"), { recursive: true }) : []
         expect(recordFiles, "no record was written to the directory").toEqual([])
@@ -119,7 +119,7 @@ if (typeof server === "string") {
         expect(second.forms[0].fields.length, "the listed forms are whole").toBeGreaterThan(0)
         // The entries carry the listing columns the query reads.
         const listed = await rows((sql) =>
-          sql`SELECT name_folded FROM ${sql(`${schema}.formwright_documents`)} WHERE key LIKE ${`owners/%/forms/${ids[0]}`}`
+          sql`SELECT name_folded FROM ${sql(`${schema}.formwright_owner_index`)} WHERE key LIKE ${`owners/%/forms/${ids[0]}`}`
         )
         expect(listed.map((row) => row.name_folded)).toEqual([`${tag}-0.pdf`])
       }))
