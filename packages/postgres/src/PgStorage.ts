@@ -50,7 +50,8 @@ export const documentsTable = "formwright_documents"
  * The table of each kind of record, by the prefix of its keys: the key layout of the core's
  * services (`Forms.keys`, `Sessions.keys`, ...; a test checks they still match). A table per kind
  * lets a deployer see, size, vacuum and back up each kind apart, and keeps each kind's index to
- * its own rows.
+ * its own rows. Migration 4 made these tables: a kind added later needs a migration of its own
+ * that creates its table and moves its rows out of the documents table.
  */
 export const kindTables: ReadonlyArray<{ readonly prefix: string; readonly table: string }> = [
   { prefix: "apikeys/", table: "formwright_api_keys" },
