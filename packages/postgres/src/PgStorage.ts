@@ -70,7 +70,7 @@ export const tableOf = (key: string): string => kindTables.find((kind) => key.st
  * The tables that may hold keys starting with `prefix`: its kind's table alone when the prefix
  * names a kind, else the kinds' tables whose prefixes start with it and the documents table.
  */
-export const tablesUnder = (prefix: string): ReadonlyArray<string> => {
+const tablesUnder = (prefix: string): ReadonlyArray<string> => {
   const kind = kindTables.find((k) => prefix.startsWith(k.prefix))
   if (kind !== undefined) return [kind.table]
   return [...kindTables.filter((k) => k.prefix.startsWith(prefix)).map((k) => k.table), documentsTable]

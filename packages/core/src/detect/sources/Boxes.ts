@@ -40,6 +40,9 @@ const hasNeighbourRight = (b: Box, boxes: ReadonlyArray<Box>): boolean =>
 const containsAnother = (b: Box, boxes: ReadonlyArray<Box>): boolean =>
   boxes.some((o) => o !== b && o.x1 >= b.x1 + 1 && o.x2 <= b.x2 - 1 && o.y1 >= b.y1 + 1 && o.y2 <= b.y2 - 1 && width(o) > 4 && height(o) > 4)
 
+/** Whether no text sits in the box (by the centres of the text pieces). */
+const holdsNoText = (b: Box, pieces: ReadonlyArray<TextPiece>): boolean => !pieces.some((p) => pieceCentreInside(p, b))
+
 /**
  * A captioned cell with an empty cell of the same width right under it heads a table column;
  * stacked boxes that each carry their own caption (name, address, city) do not.
@@ -51,11 +54,14 @@ const headsColumn = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray<Te
       Math.abs(o.x1 - b.x1) <= 2.5 &&
       Math.abs(o.x2 - b.x2) <= 2.5 &&
       Math.abs(o.y2 - b.y1) <= 2 &&
-      !pieces.some((p) => pieceCentreInside(p, o))
+      holdsNoText(o, pieces)
   )
 
+/** Taller than one line of text, short enough for a cell. */
+const tallHeight = (h: number): boolean => h > 40 && h <= MAX_CELL_HEIGHT
+
 /** A box shaped for a few lines of wrapped text: taller than one line, at least as wide as tall. */
-const tallTextShape = (w: number, h: number): boolean => h > 40 && h <= MAX_CELL_HEIGHT && w >= h && w >= 72
+const tallTextShape = (w: number, h: number): boolean => tallHeight(h) && w >= h && w >= 72
 
 /**
  * An empty table cell taller than it is wide ("Service Date" beside a column of tall address
@@ -69,7 +75,7 @@ const rowHasTallCell = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray
       Math.abs(o.y1 - b.y1) <= 1.5 &&
       Math.abs(o.y2 - b.y2) <= 1.5 &&
       tallTextShape(width(o), height(o)) &&
-      !pieces.some((p) => pieceCentreInside(p, o))
+      holdsNoText(o, pieces)
   )
 
 export const candidates = (context: PageContext): Array<Candidate> => {
@@ -111,7 +117,7 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     // Line-drawn cells run down to 8 pt (tight tax-form rows); a filled area that low is a stripe.
     const oneLineBox = h >= (context.cells.has(b) ? 8 : 10) && h <= 40 && w >= 1.3 * h
     const tallBox = tallTextShape(w, h) && inside.length === 0
-    const narrowTallCell = !tallBox && h > 40 && h <= MAX_CELL_HEIGHT && w >= MIN_PART_WIDTH && inside.length === 0 &&
+    const narrowTallCell = !tallBox && tallHeight(h) && w >= MIN_PART_WIDTH && inside.length === 0 &&
       context.cells.has(b) && rowHasTallCell(b, boxes, pieces)
     if (w < MIN_BOX_WIDTH || !(oneLineBox || tallBox || narrowTallCell) || w > 0.9 * pageWidth) continue
     if (containsAnother(b, boxes) || crossedByRule(b, input.graphics.horizontals) || dividedByWall(b, input.graphics.verticals)) continue
