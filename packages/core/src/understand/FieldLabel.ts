@@ -428,8 +428,9 @@ const above = ({ rect, usable, obstacles }: Finder): Label | undefined => {
     const gap = gapOf(p)
     if (gap < -0.35 * p.size || gap > MAX_ABOVE * p.size + 3) return false
     if (overlapX(p, rect) <= 0) return false
-    // Left-aligned with the box, or starting a little before it while running above it.
-    const startsNear = p.x1 >= rect.x1 - Math.max(2 * p.size, 0.3 * width) || overlapX(p, rect) >= 0.3 * (p.x2 - p.x1)
+    // Left-aligned with the box (its words, past a hanging item number: "12d. Is there ...?" over
+    // options indented under the words), or starting a little before it while running above it.
+    const startsNear = textStart(p) >= rect.x1 - Math.max(2 * p.size, 0.3 * width) || overlapX(p, rect) >= 0.3 * (p.x2 - p.x1)
     if (!startsNear || p.x1 > rect.x1 + Math.max(0.6 * width, 2 * p.size)) return false
     return !blockedY(obstacles, rect.y2, p.y1, { x1: Math.max(p.x1, rect.x1), x2: Math.min(p.x2, rect.x2) })
   })
@@ -443,13 +444,17 @@ const above = ({ rect, usable, obstacles }: Finder): Label | undefined => {
   // sentence ends the paragraph above (a semicolon only ends a clause: "“concrete floor”;").
   const nearestLine = joined(lines[0]!)
   const whole = /:$/.test(nearestLine) && !/^\(?\p{Ll}/u.test(nearestLine)
+  // A note in brackets alone under a question ("(If no, skip the rest of this section)") is no
+  // label: the question over it is, however it ends.
+  const noteOnly = /^\(.*\)$/.test(nearestLine.trim())
   let top = nearest
   for (let guard = 0; guard < 5 && !whole; guard++) {
     // Examples are never the question: the sentence they illustrate is above them.
     const illustrates = EXAMPLES.test(joined(lines[0]!))
     const previous = usable.find((p) =>
       lineAbove(p, top) && alignedStart(p, top, 1.2 * top.size) && p.y1 - top.y2 <= 0.8 * top.size && p.y1 > top.y2 - 0.3 * top.size &&
-      Math.abs(p.size - top.size) <= 0.1 * top.size && (illustrates || !/[.:?!]$/.test(joined(grow(p, usable, 1, obstacles))))
+      Math.abs(p.size - top.size) <= 0.1 * top.size &&
+      (illustrates || (noteOnly && top === nearest) || !/[.:?!]$/.test(joined(grow(p, usable, 1, obstacles))))
     )
     if (!previous || startsAtBox(top, obstacles) || startsItem(top)) break
     lines.unshift(growOver(previous, rect, usable, obstacles))

@@ -26,6 +26,9 @@ const NUMBERED_ONLY = /^(?:part|section|step|schedule|teil|abschnitt|partie|part
 // "H) Désignation de l'employeur", "B. Angaben zum Arbeitgeber": a lettered block of a form.
 const LETTERED = /^[A-Z][.)]\s+\p{L}{2}/u
 
+// "Person 2", "Child 1", "Vehicle 3": the block of one of several things a part asks about, alone on its line.
+const ENUMERATED = /^(?!page\b)\p{L}{3,}(?:\s\p{L}{2,})?\s+(?:\d{1,2}|[IVX]{1,3})$/iu
+
 const wordsOf = (text: string) => text.split(/\s+/).filter((w) => /\p{L}/u.test(w))
 
 /** The size most text of the page is set in (its body size). */
@@ -57,7 +60,8 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     const capitals = letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && words.length >= 2
     const large = p.size >= 1.15 * body && words.length <= 12
     const lettered = LETTERED.test(text) && words.length <= 10
-    if (!numbered && !capitals && !large && !lettered) continue
+    const enumerated = ENUMERATED.test(text)
+    if (!numbered && !capitals && !large && !lettered && !enumerated) continue
     // A sentence is not a heading, however it is set; nor is the middle of one.
     if (!numbered && /[.;,]$/.test(text) && words.length > 6) continue
     if (!numbered && !/^[\p{Lu}\p{N}(]/u.test(text)) continue
@@ -109,7 +113,10 @@ export const sectionOf = (rect: Rect, pageHeadings: ReadonlyArray<Heading>, carr
   const above = pageHeadings.filter((h) => h.rect.y1 >= rect.y2 - 2 && covers(h)).sort((a, b) => a.rect.y1 - b.rect.y1)
   // On a page of two columns, the part printed over the field's own column, however near the other one's.
   const part = above.find((h) => h.level === 1 && h.rect.x2 > rect.x1) ?? above.find((h) => h.level === 1) ?? carried
-  const nearest = above[0]
+  // Nor is the nearest heading another column's part ("Part 6" lower in the left column, under
+  // "Part 7" over the field's own column).
+  const otherColumnPart = (h: Heading) => h !== part && h.level === 1 && h.rect.x2 <= rect.x1 && part !== undefined && part.rect.x2 > rect.x1
+  const nearest = above.find((h) => !otherColumnPart(h))
   const path: Array<Heading> = []
   if (part) path.push(part)
   if (nearest && nearest !== part && (part === undefined || part === carried || nearest.rect.y1 < part.rect.y1)) path.push(nearest)

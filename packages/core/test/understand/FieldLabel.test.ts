@@ -290,6 +290,29 @@ describe("FieldLabel.find: check boxes", () => {
     expect(FieldLabel.find({ rect: box(163, 530, 173, 540), kind: "check", obstacles: [blank] }, phrases)?.text).toBe("Select this box if")
   })
 
+  it("names a group by the question over it whose item number hangs left of the options", () => {
+    // "12d. Is there ...?" starts 22 points left of its options; its words start over them.
+    const phrases = page(run("12d. Is there a dedicated ventilator unit?", 47, 363), run("Yes", 84, 349), run("No", 84, 337))
+    const captions = phrases.filter((p) => p.text === "Yes" || p.text === "No")
+    const options = box(70, 336, 78, 357)
+    expect(FieldLabel.find({ rect: options, kind: "group", obstacles: [], exclude: captions }, phrases)?.text).toBe(
+      "Is there a dedicated ventilator unit?"
+    )
+  })
+
+  it("names a group by the question over a note in brackets, not by the note", () => {
+    const phrases = page(
+      run("12. Does the facility have residents on a ventilator?", 32, 577),
+      run("(If no, skip remainder of this section)", 47, 563),
+      run("Yes", 64, 549),
+      run("No", 64, 537)
+    )
+    const captions = phrases.filter((p) => p.text === "Yes" || p.text === "No")
+    expect(FieldLabel.find({ rect: box(50, 536, 58, 557), kind: "group", obstacles: [], exclude: captions }, phrases)?.text).toBe(
+      "Does the facility have residents on a ventilator?"
+    )
+  })
+
   it("does not take the label over another box as the question of a group", () => {
     const phrases = page(run("Country of residence abroad.", 60, 694), run("Form I-485", 360, 699), run("Form I-131", 360, 681))
     const country = box(60, 672, 294, 690)

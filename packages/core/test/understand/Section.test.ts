@@ -61,3 +61,37 @@ describe("Section.sectionOf", () => {
     expect(Section.sectionOf(box(40, 700, 250, 716), next, carried).map((h) => h.text)).toEqual(["Part 2. Spouse", "Children"])
   })
 })
+
+describe("Section.sectionOf, two columns", () => {
+  // Part 5 goes on at the top of the left column and Part 6 starts lower in it; Part 7 heads the
+  // right column, where "Person 1" and "Person 2" each open the block of one person.
+  const phrases = page(
+    run("Part 5. Additional Information (continued)", 40, 740, 12),
+    run("Part 7. Information About the Spouse and Children", 320, 740, 12),
+    run("Person 1", 320, 700),
+    run("Part 6. Basic Information About the Employment", 40, 560, 12),
+    run("Person 2", 320, 500),
+    run("Page 4", 320, 60),
+    ...body
+  )
+  const headings = Section.headings(phrases, [])
+
+  it("reads a thing of several, numbered alone on its line, as the heading of its block", () => {
+    expect(headings.filter((h) => h.level === 2).map((h) => h.text)).toEqual(["Person 1", "Person 2"])
+  })
+
+  it("never takes the other column's part for a field's nearest heading", () => {
+    const middleName = box(400, 470, 560, 486)
+    expect(Section.sectionOf(middleName, headings).map((h) => h.text)).toEqual([
+      "Part 7. Information About the Spouse and Children",
+      "Person 2"
+    ])
+    // Below Part 6's heading on the page, but in the other column: still Person 1's block.
+    expect(Section.sectionOf(box(400, 520, 560, 536), headings).map((h) => h.text)).toEqual([
+      "Part 7. Information About the Spouse and Children",
+      "Person 1"
+    ])
+    // In the left column, under Part 6, Part 6 is both the part and the nearest heading.
+    expect(Section.sectionOf(box(40, 520, 250, 536), headings).map((h) => h.text)).toEqual(["Part 6. Basic Information About the Employment"])
+  })
+})
