@@ -906,7 +906,9 @@ const findLeftToRight = (query: LabelQuery, phrases: ReadonlyArray<Phrase>): Lab
     : up && down
     ? down.distance + 1 < up.distance ? down : up
     : up ?? down
-  if (near && (!vertical || near.distance <= 6 * near.size)) return near
+  // Text a few characters to the left loses to the caption on the side the page prints its
+  // captions, when it has one there.
+  if (near && (!vertical || (query.captions === undefined && near.distance <= 6 * near.size))) return near
   if (vertical) return vertical
   const follows = near ? undefined : continues(finder)
   if (follows) return { text: "", position: "continued", distance: 0, size: 0, phrases: [], follows }

@@ -57,7 +57,10 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     if (labelsBox) continue
     const numbered = NUMBERED.test(text) || ROMAN.test(text)
     const letters = text.replace(/[^\p{L}]/gu, "")
-    const capitals = letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && words.length >= 2
+    // Acronyms alone ("IRS EIN", "SSN / ITIN") label a box: a heading in capitals has a word
+    // (or is spaced out letter by letter: "A N E X O").
+    const acronyms = words.length <= 3 && words.every((w) => /^\p{L}{2,3}$/u.test(w.replace(/[^\p{L}]/gu, "")))
+    const capitals = letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && words.length >= 2 && !acronyms
     const large = p.size >= 1.15 * body && words.length <= 12
     const lettered = LETTERED.test(text) && words.length <= 10
     const enumerated = ENUMERATED.test(text)
@@ -112,14 +115,20 @@ export const sectionOf = (rect: Rect, pageHeadings: ReadonlyArray<Heading>, carr
   const covers = (h: Heading) => h.rect.x1 <= rect.x2 && (h.level === 1 || h.rect.x2 >= rect.x1 - 160)
   const above = pageHeadings.filter((h) => h.rect.y1 >= rect.y2 - 2 && covers(h)).sort((a, b) => a.rect.y1 - b.rect.y1)
   // On a page of two columns, the part printed over the field's own column, however near the other one's.
-  const part = above.find((h) => h.level === 1 && h.rect.x2 > rect.x1) ?? above.find((h) => h.level === 1) ?? carried
+  // A field at the top of a page's second column, level with the part heading that tops the
+  // first one, is in that part (read after the first column), not in the part carried over.
+  const besideLeft = pageHeadings.filter((h) => h.level === 1 && h.rect.x2 <= rect.x1 && h.rect.y2 >= rect.y2 - 2 && !above.includes(h))
+    .sort((a, b) => a.rect.y1 - b.rect.y1)[0]
+  const part = above.find((h) => h.level === 1 && h.rect.x2 > rect.x1) ?? above.find((h) => h.level === 1) ?? besideLeft ?? carried
   // Nor is the nearest heading another column's part ("Part 6" lower in the left column, under
   // "Part 7" over the field's own column).
   const otherColumnPart = (h: Heading) => h !== part && h.level === 1 && h.rect.x2 <= rect.x1 && part !== undefined && part.rect.x2 > rect.x1
   const nearest = above.find((h) => !otherColumnPart(h))
   const path: Array<Heading> = []
   if (part) path.push(part)
-  if (nearest && nearest !== part && (part === undefined || part === carried || nearest.rect.y1 < part.rect.y1)) path.push(nearest)
+  // The nearest heading is inside the part when read after it: lower in the part's column, or in a column to its right.
+  const readAfter = (h: Heading, first: Heading) => first.rect.x2 <= h.rect.x1 || h.rect.y1 < first.rect.y1
+  if (nearest && nearest !== part && (part === undefined || part === carried || readAfter(nearest, part))) path.push(nearest)
   return path
 }
 

@@ -7,6 +7,16 @@ const find = (rect: Rect, phrases: ReturnType<typeof page>, others: ReadonlyArra
   FieldLabel.find({ rect, kind: "text", obstacles: others, ...extra }, phrases)
 
 describe("FieldLabel.find: text boxes", () => {
+  it("takes the caption on the side the page prints captions over text a few characters to the left", () => {
+    // A form with captions under its lines: "Judge" under the box; the end of the other
+    // column's sentence 44 points to its left.
+    const phrases = page(run("over 18 years of age, and", 160, 312), run("Judge", 330, 296))
+    const blank = box(330, 308, 520, 322)
+    expect(find(blank, phrases, [], { captions: "below" })).toMatchObject({ text: "Judge", position: "below" })
+    // Without a known caption side the text beside the box still wins, as before.
+    expect(find(blank, phrases)).toMatchObject({ position: "left" })
+  })
+
   it("reads the label to the left on the same line", () => {
     const phrases = page(run("1. First name:", 50, 705), run("Unrelated heading", 50, 760, 14))
     expect(find(box(200, 700, 400, 718), phrases)).toMatchObject({ text: "First name", position: "left" })

@@ -95,3 +95,24 @@ describe("Section.sectionOf, two columns", () => {
     expect(Section.sectionOf(box(40, 520, 250, 536), headings).map((h) => h.text)).toEqual(["Part 6. Basic Information About the Employment"])
   })
 })
+
+describe("Section.sectionOf, the top of a second column", () => {
+  it("puts a field level with the part that tops the first column in that part, not in the part carried over", () => {
+    // The part's heading runs over two lines, down past the top of the right column's first box.
+    const phrases = page(run("Part 11. Additional", 40, 740, 12), run("Information (continued)", 40, 726, 12), run("Person 5", 320, 740), ...body)
+    const headings = Section.headings(phrases, [])
+    const carried = Section.headings(page(run("Part 10. Preparer", 40, 740, 12), ...body), [])[0]
+    // The first box of the right column, under "Person 5", level with Part 11's heading.
+    expect(Section.sectionOf(box(340, 714, 560, 734), headings, carried).map((h) => h.text)).toEqual([
+      "Part 11. Additional Information (continued)",
+      "Person 5"
+    ])
+  })
+})
+
+describe("Section.headings, acronyms", () => {
+  it("reads acronyms alone as a label, and letter-spaced capitals as a heading", () => {
+    const phrases = page(run("IRS EIN", 40, 700), run("A N E X O", 40, 650, 12), ...body)
+    expect(Section.headings(phrases, []).map((h) => h.text)).toEqual(["A N E X O"])
+  })
+})
