@@ -134,12 +134,19 @@ export const roleOf = (input: SemanticInput): Role => {
   // The PDF name ("Emergency Contact City") and the names of the groups it sits in
   // ("PaidPreparer.Preparer.f2_35") before the headings, which may be a page away.
   const sources = [own, input.printed, ...segments(input.label).slice(0, 2), input.partialName, groupWords(input.field.form_name), ...[...(input.section ?? [])].reverse(), input.label]
+  // A heading over the spouse's and the children's blocks leaves the field someone else's, not
+  // the person's own, unless something nearer says whose.
+  let family = false
   for (const text of sources) {
     if (text === undefined) continue
+    if (Vocabulary.namesSpouseAndChildren(text)) {
+      family = true
+      continue
+    }
     const role = Vocabulary.roleOf(text)
     if (role) return role
   }
-  return "self"
+  return family ? "other" : "self"
 }
 
 /** What a field means, as far as its label and section tell. */

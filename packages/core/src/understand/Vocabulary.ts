@@ -496,6 +496,16 @@ export const roleOf = remembered((text: string): Role | undefined => {
   return roleRules.find((r) => r.pattern.test(t))?.role
 })
 
+/**
+ * Whether a text names both the spouse and the children ("Information About the Spouse and All
+ * Children"): a heading over blocks for each of them, which says of no one block whose it is.
+ */
+export const namesSpouseAndChildren = remembered((text: string): boolean => {
+  const t = normalize(text)
+  const named = new Set(roleRules.filter((r) => r.pattern.test(t)).map((r) => r.role))
+  return named.has("spouse") && named.has("dependent")
+})
+
 const ordinals: Record<string, number> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
   first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,

@@ -40,6 +40,14 @@ describe("Semantic.describe", () => {
     expect(describeLabel("Name of employer")).toEqual({ type: "employer", role: "employer" })
   })
 
+  it("leaves a block under a heading of the spouse and the children to someone else, not the person", () => {
+    const family = ["Part 7. Information About the Spouse and All Children", "Person 3"]
+    expect(describeLabel("Date of Birth (mm/dd/yyyy)", { section: family })).toMatchObject({ type: "birth_date", role: "other" })
+    // A label or a nearer heading that says whose still decides.
+    expect(describeLabel("Spouse's date of birth", { section: family }).role).toBe("spouse")
+    expect(describeLabel("Date of birth", { section: [family[0]!, "Child 2"] })).toMatchObject({ role: "dependent", dependent_index: 2 })
+  })
+
   it("takes the role from the section when the label does not say", () => {
     expect(describeLabel("First name", { section: ["Dependents"] })).toMatchObject({ type: "given_name", role: "dependent", section: ["Dependents"] })
     expect(describeLabel("Phone", { section: ["Part 1. You", "Emergency contact"] })).toMatchObject({ type: "phone", role: "other" })
