@@ -294,7 +294,7 @@ export const understand = (
     })
   })
 
-  const qualifiedNames = qualified(names, semantics, inputs.map((input) => input.field.page))
+  const qualifiedNames = qualified(names, semantics, inputs.map((input) => input.field.page), layouts)
   const explicit = names.map((l) => Vocabulary.roleOf(l.found?.text ?? l.label))
   const inRow = withRowRoles(inputs, semantics, explicit)
   const representatives = names.map((l) => Vocabulary.namesRepresentative(l.found?.text ?? l.label))
@@ -364,9 +364,15 @@ const checkBoxQuestions = (
  * "Mailing Address: City or Town". Tooltips and names are left as they are.
  */
 const qualified = (
-  labels: ReadonlyArray<{ readonly label: string; readonly source: LabelSource; readonly position?: FieldLabel.LabelPosition | undefined }>,
+  labels: ReadonlyArray<{
+    readonly label: string
+    readonly source: LabelSource
+    readonly position?: FieldLabel.LabelPosition | undefined
+    readonly found?: FieldLabel.Label | undefined
+  }>,
   semantics: ReadonlyArray<Semantic.FieldSemantic>,
-  pagesOf: ReadonlyArray<number>
+  pagesOf: ReadonlyArray<number>,
+  layouts: ReadonlyMap<number, PageLayout>
 ): ReadonlyArray<string> => {
   const key = (text: string) => Vocabulary.normalize(text).trim()
   const groups = new Map<string, Array<number>>()
@@ -390,8 +396,36 @@ const qualified = (
       const heading = headingOf(i)
       if (heading && key(heading) !== key(names[i]!)) names[i] = `${FieldLabel.clean(heading)}: ${names[i]}`
     }
+    // Rows of one block repeated under one heading ("3. Page Number | Part Number | Item Number",
+    // then "4. ..."): the item number each row starts with tells them apart.
+    for (const onPage of pages.values()) {
+      if (onPage.length < 2 || new Set(onPage.map((i) => key(names[i]!))).size === onPage.length) continue
+      const numbers = onPage.map((i) => rowItemNumber(labels[i]!.found, layouts.get(pagesOf[i]!)?.phrases ?? []))
+      if (numbers.some((n) => n === undefined) || new Set(numbers).size < 2) continue
+      onPage.forEach((i, k) => (names[i] = `${numbers[k]} ${names[i]}`))
+    }
   }
   return names
+}
+
+const BARE_ITEM_NUMBER = /^\(?(\d{1,3}\.?(?:[a-z]\.?)?)\)?$/i
+const LEADING_ITEM_NUMBER = /^\(?(\d{1,3}[.)](?:\s?[a-z][.)])?)\s/i
+
+/**
+ * The item number a label's row starts with: printed before the label itself ("3. Page Number"),
+ * or alone at the start of its line, left of it and of the labels of the boxes before it.
+ */
+const rowItemNumber = (label: FieldLabel.Label | undefined, phrases: ReadonlyArray<Phrase>): string | undefined => {
+  const first = label?.phrases[0]
+  if (!first) return undefined
+  const own = LEADING_ITEM_NUMBER.exec(first.text)
+  if (own) return own[1]!.replace(/\s/g, "")
+  const nearest = phrases
+    .filter((p) =>
+      p.x2 <= first.x1 + 1 && TextLayout.overlapY(p, first) >= 0.5 * Math.min(p.y2 - p.y1, first.y2 - first.y1) && BARE_ITEM_NUMBER.test(p.text.trim())
+    )
+    .sort((a, b) => b.x2 - a.x2)[0]
+  return nearest && `${BARE_ITEM_NUMBER.exec(nearest.text.trim())![1]!.replace(/\.$/, "")}.`
 }
 
 /**

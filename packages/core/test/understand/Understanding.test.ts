@@ -47,6 +47,18 @@ describe("Understanding.understand", () => {
     expect(Understanding.understand(inputs, pages, { useTooltips: false })[0]!.label).toBe("First name")
   })
 
+  it("tells repeated rows of one block apart by the item number each row starts with", () => {
+    // "3. Page Number | Part Number" over two boxes, then the same row numbered 4.
+    const inputs = [
+      input("p3", box(60, 680, 120, 696)),
+      input("r3", box(140, 680, 200, 696)),
+      input("p4", box(60, 620, 120, 636)),
+      input("r4", box(140, 620, 200, 636))
+    ]
+    const pages = text(["3.", 36, 700], ["Page Number", 60, 700], ["Part Number", 140, 700], ["4.", 36, 640], ["Page Number", 60, 640], ["Part Number", 140, 640])
+    expect(Understanding.understand(inputs, pages).map((u) => u.label)).toEqual(["3. Page Number", "3. Part Number", "4. Page Number", "4. Part Number"])
+  })
+
   it("captions the options of a radio group and names the group by its question", () => {
     const radio: Understanding.FieldInput = {
       field: field("sex", { form_type: "RadioButton", options: [{ label: "0", value: "0" }, { label: "1", value: "1" }] }),
