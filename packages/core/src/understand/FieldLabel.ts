@@ -590,10 +590,14 @@ const rowsFilled = (from: Rect, lo: number, hi: number, obstacles: ReadonlyArray
  * with it right above or below (no column).
  */
 const columnTop = ({ rect, usable, obstacles }: Finder, inColumn: InColumn): Rect | undefined => {
+  // A column's cells overlap the field's width: the walk looks only at the widgets and text there.
+  const inBand = (r: Rect) => r.x2 > rect.x1 && r.x1 < rect.x2
+  const cells = obstacles.filter(inBand)
+  const text = usable.filter(inBand)
   const step = (from: Rect, direction: 1 | -1): Rect | undefined => {
     const height = from.y2 - from.y1
     const gapTo = (o: Rect) => (direction > 0 ? o.y1 - from.y2 : from.y1 - o.y2)
-    const next = obstacles
+    const next = cells
       .filter((o) => gapTo(o) >= -1 && gapTo(o) <= Math.max(15 * height, 40) && inColumn(o, from))
       .sort((a, b) => gapTo(a) - gapTo(b))[0]
     if (!next) return undefined
@@ -601,7 +605,7 @@ const columnTop = ({ rect, usable, obstacles }: Finder, inColumn: InColumn): Rec
     if (gapTo(next) > Math.max(3.5 * height, 40) && !rowsFilled(from, lo, hi, obstacles)) return undefined
     // Text between two cells ends the column (a new block with its own labels), even when its
     // line touches one of them.
-    return usable.some((p) => overlapX(p, from) > 0 && (p.y1 + p.y2) / 2 >= lo && (p.y1 + p.y2) / 2 <= hi) ? undefined : next
+    return text.some((p) => overlapX(p, from) > 0 && (p.y1 + p.y2) / 2 >= lo && (p.y1 + p.y2) / 2 <= hi) ? undefined : next
   }
   if (!step(rect, 1) && !step(rect, -1)) return undefined
   let top = rect
