@@ -775,11 +775,23 @@ export const captionSides = (rects: ReadonlyArray<Rect>, phrases: ReadonlyArray<
     if (hasPrevious.has(start) || found[start]!.besideIt) return
     const chain = [start]
     for (let j = next[start]; j !== undefined && !chain.includes(j) && chain.length < 100; j = next[j]) chain.push(j)
-    let head = found[chain[0]!]!.up
+    // A box labelled beside its line ("salarié(e): ____") starts no stack, but when the text under
+    // it is the text over the stack's top box, the stack reaches up to it: its ends tell.
+    const ends = [...chain]
+    for (let guard = 0; guard < 3; guard++) {
+      const top = rects[ends[0]!]!
+      const over = rects
+        .map((r, j) => ({ r, j }))
+        .filter(({ r, j }) => !ends.includes(j) && r.y1 >= top.y2 - 1 && overlapX(r, top) >= 0.5 * Math.min(r.x2 - r.x1, top.x2 - top.x1))
+        .sort((a, b) => a.r.y1 - b.r.y1)[0]
+      if (!over || !found[over.j]!.besideIt || !shares(found[over.j]!.down, found[ends[0]!]!.up)) break
+      ends.unshift(over.j)
+    }
+    let head = found[ends[0]!]!.up
     let tail = found[chain[chain.length - 1]!]!.down
-    if (chain.length >= 2) {
+    if (ends.length >= 2) {
       // Text of another size than the text between the boxes is a heading or a note, not a label.
-      const between = chain.slice(0, -1).map((i) => found[i]!.down!.size).sort((a, b) => a - b)
+      const between = ends.slice(0, -1).map((i) => found[i]!.down!.size).sort((a, b) => a - b)
       const typical = between[Math.floor(between.length / 2)]!
       if (head && Math.abs(head.size - typical) > 0.5) head = undefined
       if (tail && Math.abs(tail.size - typical) > 0.5) tail = undefined
@@ -894,8 +906,9 @@ const findLeftToRight = (query: LabelQuery, phrases: ReadonlyArray<Phrase>): Lab
   // name and middle initial" over the box), names it rather than margin text to its left: text
   // higher up ("Step 1:"), a margin heading in larger type ("Name, Address, and SSN"), or text
   // more than two characters away ("Presidential Election Campaign").
+  // (A title in large type over the box is neither: "Certificat de salaire" right over "nom".)
   const top = near ? tightAbove(finder) : undefined
-  if (near && top && (!onBoxLine(near, rect) || near.distance > 2 * near.size || near.size >= 1.4 * top.size)) return top
+  if (near && top && top.size < 1.6 * near.size && (!onBoxLine(near, rect) || near.distance > 2 * near.size || near.size >= 1.4 * top.size)) return top
   if (near && near.distance <= 3 * near.size) return near
   const within = inside(finder)
   if (within) return within

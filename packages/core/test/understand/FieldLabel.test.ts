@@ -71,6 +71,25 @@ describe("FieldLabel.find: text boxes", () => {
     expect(find(name, phrases, [address], { captions: sides[0] })?.text).toBe("Name")
   })
 
+  it("reads a stack's captions below when its first box is labelled beside its line and a title is over it", () => {
+    // "salarié(e): ____" under a title in large type, then two boxes, each with its caption under it.
+    const phrases = page(
+      run("Certificat de salaire 2019", 223, 763, 16),
+      run("salarié(e):", 187, 751, 8),
+      run("nom", 244, 741, 7),
+      run("numéro", 244, 718, 7),
+      run("code postal", 244, 695, 7)
+    )
+    const name = box(242, 750, 400, 763)
+    const number = box(242, 727, 290, 740)
+    const postcode = box(242, 704, 290, 717)
+    const sides = FieldLabel.captionSides([name, number, postcode], phrases)
+    expect(sides.slice(1)).toEqual(["below", "below"])
+    expect(find(number, phrases, [name, postcode], { captions: sides[1] })?.text).toBe("numéro")
+    // The box labelled beside its line is named by that label, not by the title right over it.
+    expect(find(name, phrases, [number, postcode], { captions: sides[0] })).toMatchObject({ text: "salarié(e)", position: "left" })
+  })
+
   it("decides labels above when the stack ends with a label over its first box", () => {
     const phrases = page(run("Street", 72, 690, 8), run("City", 72, 660, 8))
     const street = box(66, 670, 297, 688)
