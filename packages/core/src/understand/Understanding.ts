@@ -299,7 +299,8 @@ export const understand = (
   const inRow = withRowRoles(inputs, semantics, explicit)
   const representatives = names.map((l) => Vocabulary.namesRepresentative(l.found?.text ?? l.label))
   const inBlock = withSignerRoles(inputs, withSigningBlockRoles(inputs, inRow, explicit, representatives), explicit, layouts)
-  return withRowIndexes(inputs, inBlock).map((semantic, i) => ({
+  const numbered = withHouseNumbers(inputs, inBlock, names.map((l) => l.found?.text ?? l.label))
+  return withRowIndexes(inputs, numbered).map((semantic, i) => ({
     label: qualifiedNames[i]!,
     source: labels[i]!.source,
     position: labels[i]!.position,
@@ -544,6 +545,31 @@ const extendBlocks = (
   }
   return out
 }
+
+/** A label that asks for a number and says no more: "No.", "Nr.", "numéro", "Nummer", "n°". */
+const BARE_NUMBER = /^\s*(?:number|no|nr|nro|num|numero|nummer|n[°º])\s*$/
+
+/**
+ * A box asking only for a number ("numéro", "Nr.") right beside a street box on its line (its
+ * own person's) holds the house number: "numéro | rue", "Straße | Nr.".
+ */
+const withHouseNumbers = (
+  inputs: ReadonlyArray<FieldInput>,
+  semantics: ReadonlyArray<Semantic.FieldSemantic>,
+  labels: ReadonlyArray<string>
+): ReadonlyArray<Semantic.FieldSemantic> =>
+  semantics.map((s, i) => {
+    const w = inputs[i]!.widgets[0]
+    if (s.type !== "unknown" || !w || inputs[i]!.field.form_type !== "Text" || !BARE_NUMBER.test(Vocabulary.normalize(labels[i]!))) return s
+    const h = w.rect.y2 - w.rect.y1
+    const street = semantics.some((t, j) => {
+      const v = inputs[j]!.widgets[0]
+      if (j === i || t.type !== "street_address" || t.role !== s.role || !v || v.page !== w.page) return false
+      const gap = v.rect.x1 >= w.rect.x2 ? v.rect.x1 - w.rect.x2 : w.rect.x1 - v.rect.x2
+      return TextLayout.overlapY(v.rect, w.rect) >= 0.5 * Math.min(h, v.rect.y2 - v.rect.y1) && gap >= -1 && gap <= 4 * h
+    })
+    return street ? { ...s, type: "house_number" } : s
+  })
 
 /**
  * Dependents listed in a table: the fields of one column (same type, same left edge) on a page

@@ -47,6 +47,12 @@ describe("Understanding.understand", () => {
     expect(Understanding.understand(inputs, pages, { useTooltips: false })[0]!.label).toBe("First name")
   })
 
+  it("reads a box asking only for a number beside a street box as the house number", () => {
+    const inputs = [input("A.NUMERO", box(242, 727, 290, 740)), input("A.RUE", box(299, 727, 500, 740)), input("A.REF", box(242, 680, 290, 693))]
+    const pages = text(["numéro", 244, 718, 7], ["rue", 301, 718, 7], ["numéro", 244, 671, 7])
+    expect(Understanding.understand(inputs, pages).map((u) => u.semantic.type)).toEqual(["house_number", "street_address", "unknown"])
+  })
+
   it("tells repeated rows of one block apart by the item number each row starts with", () => {
     // "3. Page Number | Part Number" over two boxes, then the same row numbered 4.
     const inputs = [
