@@ -566,6 +566,7 @@ export interface operations {
                                     segment?: {
                                         index: number;
                                         count: number;
+                                        lengths?: number[];
                                     };
                                     /** @enum {string} */
                                     name_order?: "family_first";
@@ -730,6 +731,7 @@ export interface operations {
                                         segment?: {
                                             index: number;
                                             count: number;
+                                            lengths?: number[];
                                         };
                                         /** @enum {string} */
                                         name_order?: "family_first";
@@ -869,6 +871,7 @@ export interface operations {
                                     segment?: {
                                         index: number;
                                         count: number;
+                                        lengths?: number[];
                                     };
                                     /** @enum {string} */
                                     name_order?: "family_first";
@@ -1045,6 +1048,7 @@ export interface operations {
                                         segment?: {
                                             index: number;
                                             count: number;
+                                            lengths?: number[];
                                         };
                                         /** @enum {string} */
                                         name_order?: "family_first";

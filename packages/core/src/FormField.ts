@@ -48,8 +48,11 @@ export const FieldFormat = Schema.Struct({
   digits_only: Schema.optionalKey(Schema.Boolean),
   /** The form asks for capitals. */
   upper_case: Schema.optionalKey(Schema.Boolean),
-  /** One of `count` boxes on a line that hold one value between them (SSN groups, dollars and cents); 1-based. */
-  segment: Schema.optionalKey(Schema.Struct({ index: Schema.Int, count: Schema.Int })),
+  /**
+   * One of `count` boxes on a line that hold one value between them (SSN groups, dollars and
+   * cents); `index` is 1-based; `lengths`, when every box has a maximum length, gives each box's.
+   */
+  segment: Schema.optionalKey(Schema.Struct({ index: Schema.Int, count: Schema.Int, lengths: Schema.optionalKey(Schema.Array(Schema.Int)) })),
   /** A full name asked family name first ("Last, First, Middle"): written `Family, Given Middle`. */
   name_order: Schema.optionalKey(Schema.Literal("family_first"))
 })

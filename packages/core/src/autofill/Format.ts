@@ -76,7 +76,9 @@ export const formatText = (field: FormField, fact: TypedFact): { value: string; 
     }
   }
   if (segment && segment.count > 1 && !isDateType(fact.type)) {
-    const groups = groupsOf[fact.type]
+    // The groups a kind of number is written in (SSN 3-2-4), else the boxes' own lengths when
+    // the value fills them exactly (a 13-digit number and its 2-digit key).
+    const groups = groupsOf[fact.type] ?? segment.lengths
     const digits = value.replace(/\D/g, "")
     // A US phone with its country code: the national number.
     const national = fact.type === "phone" || fact.type === "fax" ? digits.replace(/^1(?=\d{10}$)/, "") : digits

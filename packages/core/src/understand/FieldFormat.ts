@@ -27,9 +27,19 @@ export interface FieldFormat {
   /** Write in capitals. */
   readonly upper_case?: boolean
   /** One of several boxes on a line that hold one value (a number in groups, dollars and cents). */
-  readonly segment?: { readonly index: number; readonly count: number }
+  readonly segment?: Segment
   /** A full name asked family name first ("Last, First, Middle"). */
   readonly name_order?: "family_first"
+}
+
+/**
+ * Box `index` (1-based) of `count` on a line that hold one value between them; `lengths`, when
+ * every box has a maximum length, the characters each takes ("13 cells, then a 2-cell key").
+ */
+export interface Segment {
+  readonly index: number
+  readonly count: number
+  readonly lengths?: ReadonlyArray<number>
 }
 
 // Day, month and year letters of the languages' own patterns: English D/M/Y, German T(ag)/M/J(ahr),
@@ -110,7 +120,7 @@ export interface FormatInput {
   readonly formDateOrder?: DateOrder | undefined
   /** The page asks for capitals. */
   readonly pageCapitals?: boolean | undefined
-  readonly segment?: { readonly index: number; readonly count: number } | undefined
+  readonly segment?: Segment | undefined
 }
 
 const isDate = (type: SemanticType) => type.endsWith("_date") || type === "date"
@@ -125,7 +135,7 @@ export const formatOf = (input: FormatInput): FieldFormat | undefined => {
     date_part?: ValuePart
     digits_only?: boolean
     upper_case?: boolean
-    segment?: { readonly index: number; readonly count: number }
+    segment?: Segment
     name_order?: "family_first"
   } = {}
   if (input.segment) out.segment = input.segment

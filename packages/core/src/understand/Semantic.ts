@@ -43,7 +43,7 @@ export interface SemanticInput {
   readonly formDateOrder?: FieldFormat.DateOrder | undefined
   readonly pageCapitals?: boolean | undefined
   /** The field is one of several boxes on a line that hold one value between them. */
-  readonly segment?: { readonly index: number; readonly count: number } | undefined
+  readonly segment?: FieldFormat.Segment | undefined
 }
 
 /** A long /TU's segments, last first ("Part 1. ... Mailing Address. 6. D. Enter City or Town."). */

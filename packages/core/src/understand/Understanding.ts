@@ -213,11 +213,17 @@ export const understand = (
     for (let p = previousOf[index]; p !== undefined && !chain.includes(p) && chain.length < 12; p = previousOf[p]) chain.unshift(p)
     return chain
   }
-  const chainLength = new Map<number, number>()
+  // Each chain's boxes, by its head: the longest chain that starts there.
+  const chains = new Map<number, Array<number>>()
   found.forEach((_, i) => {
     const chain = chainOf(i)
-    if (chain.length > 1) chainLength.set(chain[0]!, Math.max(chainLength.get(chain[0]!) ?? 1, chain.length))
+    if (chain.length > (chains.get(chain[0]!)?.length ?? 1)) chains.set(chain[0]!, chain)
   })
+  // The number of characters each box of a chain takes, when every box says ("13 cells, then 2").
+  const lengthsOf = (chain: ReadonlyArray<number>) => {
+    const lengths = chain.map((i) => inputs[i]!.field.max_length)
+    return lengths.every((n): n is number => n !== undefined && n > 0) ? lengths : undefined
+  }
 
   const labels = inputs.map((input, index) => {
     const chain = chainOf(index)
@@ -228,8 +234,9 @@ export const understand = (
     const text = printed?.text !== undefined && printed.text !== "" ? printed.text : undefined
     const source: LabelSource = tooltip ? "tooltip" : text ? "text" : "name"
     const label = tooltip ?? text ?? (chain.length > 1 ? inputs[head]!.fallbackName : input.fallbackName)
-    const count = chainLength.get(head)
-    const segment = count !== undefined && count > 1 ? { index: chain.length, count } : undefined
+    const whole = chains.get(head)
+    const lengths = whole && lengthsOf(whole)
+    const segment = whole !== undefined ? { index: chain.length, count: whole.length, ...(lengths ? { lengths } : {}) } : undefined
     return { label, source, position: own?.position, captions: found[index]!.captions, found: text !== undefined ? printed : undefined, segment }
   })
 

@@ -20,6 +20,17 @@ describe("Format.formatDate", () => {
 })
 
 describe("Resolve.resolve", () => {
+  it("spreads a number over boxes of given lengths when it fills them exactly", () => {
+    const segments = { count: 2, lengths: [13, 2] }
+    const fields = [
+      field("Numéro d'immatriculation", { type: "national_id", role: "self", format: { segment: { index: 1, ...segments }, comb_cells: 13 } }),
+      field("Clé", { type: "national_id", role: "self", format: { segment: { index: 2, ...segments }, comb_cells: 2 } })
+    ]
+    expect(Object.values(values(fields, [fact("national_id", "2 87 09 54 395 047 80")]))).toEqual(["2870954395047", "80"])
+    // One digit short: nothing is split by guess.
+    expect(values(fields, [fact("national_id", "2 87 09 54 395 047 8")])).toEqual({})
+  })
+
   it("fills by type and role, formatted for the field, from the most trusted source first", () => {
     const fields = [
       field("First name", { type: "given_name", role: "self" }),

@@ -97,9 +97,9 @@ describe("Understanding.understand", () => {
       input("dep1", box(100, 680, 250, 694)),
       input("dep2", box(100, 664, 250, 678)),
       input("dep3", box(100, 648, 250, 662)),
-      input("ssn_a", box(300, 600, 330, 614)),
-      input("ssn_b", box(332, 600, 352, 614)),
-      input("ssn_c", box(354, 600, 394, 614))
+      input("ssn_a", box(300, 600, 330, 614), { max_length: 3 }),
+      input("ssn_b", box(332, 600, 352, 614), { max_length: 2 }),
+      input("ssn_c", box(354, 600, 394, 614), { max_length: 4 })
     ]
     const understood = Understanding.understand(
       inputs,
@@ -111,9 +111,9 @@ describe("Understanding.understand", () => {
       ["First name", "dependent", 3]
     ])
     expect(understood.slice(3).map((u) => [u.label, u.semantic.type, u.semantic.format?.segment])).toEqual([
-      ["Social security number", "ssn", { index: 1, count: 3 }],
-      ["Social security number", "ssn", { index: 2, count: 3 }],
-      ["Social security number", "ssn", { index: 3, count: 3 }]
+      ["Social security number", "ssn", { index: 1, count: 3, lengths: [3, 2, 4] }],
+      ["Social security number", "ssn", { index: 2, count: 3, lengths: [3, 2, 4] }],
+      ["Social security number", "ssn", { index: 3, count: 3, lengths: [3, 2, 4] }]
     ])
   })
 
