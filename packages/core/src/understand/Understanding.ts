@@ -369,7 +369,8 @@ const checkBoxQuestions = (
 /**
  * Printed labels that several fields share ("City or Town" under a mailing and a physical
  * address) are told apart by the nearest heading of each one's section, when those differ:
- * "Mailing Address: City or Town". Tooltips and names are left as they are.
+ * "Mailing Address: City or Town"; rows under one heading, by the item number each row starts
+ * with: "3. Page Number". Tooltips and names are left as they are.
  */
 const qualified = (
   labels: ReadonlyArray<{
@@ -553,8 +554,8 @@ const extendBlocks = (
   return out
 }
 
-/** A label that asks for a number and says no more: "No.", "Nr.", "numéro", "Nummer", "n°". */
-const BARE_NUMBER = /^\s*(?:number|no|nr|nro|num|numero|nummer|n[°º])\s*$/
+/** A label that asks for a number and says no more ("No.", "Nr.", "numéro", "Nummer", "n°"), as `normalize` writes it. */
+const BARE_NUMBER = /^\s*(?:number|no|nr|nro|num|numero|nummer|n)\s*$/
 
 /**
  * A box asking only for a number ("numéro", "Nr.") right beside a street box on its line (its
