@@ -217,7 +217,12 @@ const paragraphLine = (p: Phrase, usable: ReadonlyArray<Phrase>): boolean =>
 const leftOf = ({ rect, usable, obstacles, claimed }: Finder, maxGap: number, strict = false): Label | undefined => {
   // The question of a group of options is never the label printed over another box (a box of
   // the page's column to the left, "Country of residence" over its blank).
-  const labelsBoxBelow = (p: Phrase) => obstacles.some((o) => rightAbove(p, o) && overlapX(p, o) >= 0.5 * (p.x2 - p.x1))
+  // (Another line printed between them is that box's label: "7. New? ☐ Yes" over "8. Wages" over "$ ____".)
+  const labelsBoxBelow = (p: Phrase) =>
+    obstacles.some((o) =>
+      rightAbove(p, o) && overlapX(p, o) >= 0.5 * (p.x2 - p.x1) &&
+      !usable.some((q) => q !== p && overlapX(q, o) > 0 && q.y2 <= p.y1 + 0.3 * p.size && q.y1 >= o.y2 - 0.35 * q.size)
+    )
   // A widget often starts a little before the end of its label's text (placed by eye).
   const candidates = usable.filter((p) =>
     onLineOf(p, rect) && p.x1 < rect.x1 - 0.5 * p.size && p.x2 <= rect.x1 + Math.min(2.5 * p.size, 0.3 * (rect.x2 - rect.x1)) &&

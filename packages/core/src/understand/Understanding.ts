@@ -320,7 +320,8 @@ export const understand = (
  * The question each check box of a group answers, by field index: boxes of one size in a row on
  * one line, or in a column one under another, each its own field, with its caption beside it.
  * The question is the label of the whole group (before a row; before or above a column), never
- * one of the captions.
+ * one of the captions. Lines that each print their own question before their boxes are groups
+ * of their own, however close under one another.
  */
 const checkBoxQuestions = (
   inputs: ReadonlyArray<FieldInput>,
@@ -332,36 +333,56 @@ const checkBoxQuestions = (
     const list = captionsOf[i]!
     return input.field.form_type === "CheckBox" && list.length === 1 && list[0]!.caption ? [{ i, ...list[0]!, caption: list[0]!.caption }] : []
   })
+  const alike = (ra: Rect, rb: Rect) => Math.abs(rb.y2 - rb.y1 - (ra.y2 - ra.y1)) <= 0.3 * (ra.y2 - ra.y1)
   const parent = boxes.map((_, k) => k)
   const find = (k: number): number => (parent[k] === k ? k : (parent[k] = find(parent[k]!)))
-  const orientation = new Map<number, "row" | "group">()
-  boxes.forEach((a, ka) => {
-    const ra = a.widget.rect
-    const h = ra.y2 - ra.y1
-    boxes.forEach((b, kb) => {
-      if (kb <= ka || a.widget.page !== b.widget.page) return
-      const rb = b.widget.rect
-      if (Math.abs(rb.y2 - rb.y1 - h) > 0.3 * h) return
-      const sameRow = TextLayout.overlapY(ra, rb) >= 0.5 * h && Math.abs(rb.x1 - ra.x1) <= 250
-      const sameColumn = Math.abs(rb.x1 - ra.x1) <= 3 && Math.abs(rb.y1 - ra.y1) <= 2.6 * Math.max(h, a.caption.size)
-      if (!sameRow && !sameColumn) return
-      const root = find(ka)
-      parent[find(kb)] = root
-      if (sameColumn) orientation.set(root, "group")
-    })
-  })
-  const groups = new Map<number, Array<number>>()
-  boxes.forEach((_, k) => groups.set(find(k), [...(groups.get(find(k)) ?? []), k]))
+  const join = (ka: number, kb: number) => (parent[find(kb)] = find(ka))
+  const pairs = (test: (a: (typeof boxes)[number], b: (typeof boxes)[number]) => boolean) =>
+    boxes.flatMap((a, ka) => boxes.flatMap((b, kb) => (kb > ka && a.widget.page === b.widget.page && alike(a.widget.rect, b.widget.rect) && test(a, b) ? [[ka, kb] as const] : [])))
+  const membersOf = () => {
+    const groups = new Map<number, Array<number>>()
+    boxes.forEach((_, k) => groups.set(find(k), [...(groups.get(find(k)) ?? []), k]))
+    return groups
+  }
+  const areaOf = (members: ReadonlyArray<number>) => union(members.flatMap((k) => [boxes[k]!.widget.rect, ...boxes[k]!.caption.phrases]))
+  // Lines first: boxes side by side on one line.
+  for (const [ka, kb] of pairs((a, b) => TextLayout.overlapY(a.widget.rect, b.widget.rect) >= 0.5 * (a.widget.rect.y2 - a.widget.rect.y1) && Math.abs(b.widget.rect.x1 - a.widget.rect.x1) <= 250)) join(ka, kb)
+  // Each line's own question, if it has one (asked once, and only of lines that need it).
+  const lines = membersOf()
+  const asked = new Map<number, FieldLabel.Label | undefined>()
+  const lineQuestion = (root: number) => {
+    if (!asked.has(root)) {
+      const members = lines.get(root) ?? [root]
+      const page = boxes[members[0]!]!.widget.page
+      asked.set(root, ask(page, areaOf(members), "row", captionPhrases.get(page) ?? []))
+    }
+    return asked.get(root)
+  }
+  const lineOf = boxes.map((_, k) => find(k))
+  // Two questions that share printed text are one, wrapped over the lines of its options.
+  const distinct = (a: FieldLabel.Label | undefined, b: FieldLabel.Label | undefined) =>
+    a !== undefined && b !== undefined && !a.phrases.some((p) => b.phrases.includes(p))
+  // Then columns: lines of options one under another are one group, unless each asks its own
+  // question ("6. Permanent? ☐ Yes ☐ No" over "7. New? ☐ Yes ☐ No"); a line of more options under
+  // a question's first line ("Eye color: ☐ Black ☐ Blue" over "☐ Gray ☐ Green") asks none.
+  const columns = pairs((a, b) =>
+    Math.abs(b.widget.rect.x1 - a.widget.rect.x1) <= 3 &&
+    Math.abs(b.widget.rect.y1 - a.widget.rect.y1) <= 2.6 * Math.max(a.widget.rect.y2 - a.widget.rect.y1, a.caption.size)
+  )
+  const stacked = new Set<number>()
+  for (const [ka, kb] of columns) {
+    if (find(ka) === find(kb) || distinct(lineQuestion(lineOf[ka]!), lineQuestion(lineOf[kb]!))) continue
+    join(ka, kb)
+    stacked.add(ka).add(kb)
+  }
   const out = new Map<number, string>()
-  for (const [root, members] of groups) {
+  for (const members of membersOf().values()) {
     if (members.length < 2) continue
-    const first = boxes[members[0]!]!
-    const page = first.widget.page
-    const area = union(members.flatMap((k) => [boxes[k]!.widget.rect, ...boxes[k]!.caption.phrases]))
-    const column = [...orientation.entries()].some(([r, o]) => o === "group" && find(r) === find(root))
-    const question = ask(page, area, column ? "group" : "row", captionPhrases.get(page) ?? [])
+    const page = boxes[members[0]!]!.widget.page
+    const column = members.some((k) => stacked.has(k))
+    const question = column ? ask(page, areaOf(members), "group", captionPhrases.get(page) ?? [])?.text : lineQuestion(lineOf[members[0]!]!)?.text
     if (!question) continue
-    for (const k of members) out.set(boxes[k]!.i, question.text)
+    for (const k of members) out.set(boxes[k]!.i, question)
   }
   return out
 }

@@ -65,6 +65,28 @@ describe("Understanding.understand", () => {
     expect(Understanding.understand(inputs, pages).map((u) => u.label)).toEqual(["3. Page Number", "3. Part Number", "4. Page Number", "4. Part Number"])
   })
 
+  it("names lines of yes/no boxes one under another each by its own question, and a grid of options by the one over it", () => {
+    const check = (name: string, x: number, y: number) => input(name, box(x, y, x + 8, y + 8), { form_type: "CheckBox" })
+    const inputs = [
+      check("q6_yes", 218, 271), check("q6_no", 260, 271), check("q7_yes", 218, 253), check("q7_no", 260, 253),
+      check("black", 344, 486), check("blue", 410, 486), check("gray", 344, 471), check("green", 410, 471)
+    ]
+    const pages = text(
+      ["6.", 36, 272], ["Is this a permanent position?", 60, 272], ["Yes", 231, 272], ["No", 273, 272],
+      ["7.", 36, 254], ["Is this a new position?", 60, 254], ["Yes", 231, 254], ["No", 273, 254],
+      ["8.", 36, 236], ["Wages (specify hour, week, month, or year):", 60, 236],
+      ["10.", 320, 500], ["Eye Color (select only one box)", 344, 500],
+      ["Black", 356, 487], ["Blue", 422, 487], ["Gray", 356, 472], ["Green", 422, 472]
+    )
+    // The wages box under "8. Wages": its label is not the question of line 7.
+    const understood = Understanding.understand([...inputs, input("wages", box(72, 216, 200, 230))], pages)
+    expect(understood.slice(0, 4).map((u) => u.label)).toEqual([
+      "Is this a permanent position?: Yes", "Is this a permanent position?: No", "Is this a new position?: Yes", "Is this a new position?: No"
+    ])
+    // The grid's second line of options answers the question over the first.
+    expect(understood.slice(4, 8).map((u) => u.semantic.section?.at(-1))).toEqual(["Eye Color", "Eye Color", "Eye Color", "Eye Color"])
+  })
+
   it("captions the options of a radio group and names the group by its question", () => {
     const radio: Understanding.FieldInput = {
       field: field("sex", { form_type: "RadioButton", options: [{ label: "0", value: "0" }, { label: "1", value: "1" }] }),
