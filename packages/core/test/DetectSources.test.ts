@@ -187,6 +187,23 @@ describe("detector sources on generated pages", () => {
 })
 
 describe("detector sources on generated pages: leaders, tall cells, numbered cells", () => {
+  it.effect("a table's header cell beside another header is no field; the empty cells under it are", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // Header row (16 pt) over two 40 pt rows; columns "Service Method" | "Service Address".
+        for (const y of [500, 540, 580, 596]) p.drawLine({ start: { x: 180, y }, end: { x: 480, y }, thickness: 0.5, color: black })
+        for (const x of [180, 370, 480]) p.drawLine({ start: { x, y: 500 }, end: { x, y: 596 }, thickness: 0.5, color: black })
+        p.drawText("Service Method", { x: 240, y: 585, size: 10, font })
+        p.drawText("Service Address", { x: 386, y: 585, size: 10, font })
+        for (const y of [552, 512]) p.drawText("Mail", { x: 200, y, size: 10, font })
+      })
+      const fields = yield* detect(bytes)
+      const inHeader = fields.filter((f) => f.rect.y1 >= 578)
+      expect(inHeader).toEqual([])
+      expect(fields.filter((f) => f.rect.x1 >= 369 && f.rect.y2 <= 582)).toHaveLength(2)
+    })
+  )
+
   it.effect("a run of dots after a label is a blank; dots leading to a page number are not", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

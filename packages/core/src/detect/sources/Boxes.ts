@@ -147,8 +147,10 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     if (!oneLine || textStart - b.x1 > 0.3 * w) continue
     // Either a flattened value in a box labelled outside ("Name: [ABC ]"), or a label written
     // inside the box with room to its right ("[Name:      ]").
+    // (A column's header cell, its text over the empty cells under it, is neither: "Service
+    // Address" beside "Service Method" heads the addresses below.)
     const outside = Labels.find({ rect: b, band: [b.y1, b.y2], kind: "Text", below: false, obstacles: [] }, pieces)
-    if (outside?.position === "left") {
+    if (outside?.position === "left" && !headsColumn(b, boxes, pieces)) {
       out.push({ ...base, rect: inset(b, 1), features: { shadedOnly, valueInside: true } })
     } else if (b.stroked && !hasNeighbourRight(b, boxes)) {
       // Only an outlined box reads as "label, then space": text on a shaded area is its content,
