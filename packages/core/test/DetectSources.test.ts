@@ -187,6 +187,23 @@ describe("detector sources on generated pages", () => {
 })
 
 describe("detector sources on generated pages: leaders, tall cells, numbered cells", () => {
+  it.effect("a running footer's rule, its page number under its end, is no field; a rule captioned under both ends is", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawLine({ start: { x: 36, y: 50 }, end: { x: 576, y: 50 }, thickness: 0.5, color: black })
+        p.drawText("Form X-1 Edition 04/01/24", { x: 36, y: 40, size: 7, font })
+        p.drawText("Page 2 of 7", { x: 576 - font0.widthOfTextAtSize("Page 2 of 7", 7), y: 40, size: 7, font })
+        p.drawLine({ start: { x: 36, y: 300 }, end: { x: 400, y: 300 }, thickness: 0.5, color: black })
+        p.drawText("Signature of applicant", { x: 36, y: 290, size: 7, font })
+        p.drawText("Date", { x: 400 - font0.widthOfTextAtSize("Date", 7), y: 290, size: 7, font })
+        p.drawText("I certify that the information given is true and complete.", { x: 36, y: 400, size: 10, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.filter((f) => f.rect.y1 < 100)).toEqual([])
+      expect(fields.filter((f) => f.rect.y1 >= 299 && f.rect.y1 <= 302).length).toBeGreaterThan(0)
+    })
+  )
+
   it.effect("a table's header cell beside another header is no field; the empty cells under it are", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

@@ -52,6 +52,19 @@ const captionsUnder = (h: HorizontalSegment, pieces: ReadonlyArray<TextPiece>): 
   return phrases
 }
 
+/** A page number as running headers and footers print it: "Page 2 of 7", "Seite 2 von 3", "2/7". */
+const PAGE_NUMBER = /(?:^|\s)(?:page|seite|pagina|página|p\.)\s*\d+(?:\s*(?:of|von|de|sur|di|\/)\s*\d+)?\s*$|^\d+\s*\/\s*\d+$/iu
+
+/**
+ * A running footer's or header's rule: the page number printed under it at its end, with text
+ * flush with its start ("Form I-90 Edition 04/01/24 ............ Page 2 of 7").
+ */
+const runningFooter = (h: HorizontalSegment, pieces: ReadonlyArray<TextPiece>): boolean => {
+  const captions = captionsUnder(h, pieces)
+  const last = captions.at(-1)
+  return captions.length >= 2 && captions[0]!.x1 - h.x1 <= FLUSH && h.x2 - last!.x2 <= FLUSH && PAGE_NUMBER.test(last!.text.trim())
+}
+
 /**
  * One long rule with several captions under it ("AGE  HEIGHT  WEIGHT", "Signature  Date") is a
  * row of fields, one per caption: captions set flush with the rule's start each open their
@@ -83,6 +96,7 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     // Near page-wide rules separate sections.
     if (length < MIN_RULE || length > 0.9 * pageWidth || structural.has(h)) continue
     if (h.dashed && isLeader(h, context)) continue
+    if (runningFooter(h, pieces)) continue
     // Text standing on the rule (an underlined heading, a label written on the line) is not
     // blank space; what is left of the rule beside it is. Outlined glyphs count as text here.
     const standing = pieces
