@@ -57,12 +57,18 @@ const PAGE_NUMBER = /(?:^|\s)(?:page|seite|pagina|página|p\.)\s*\d+(?:\s*(?:of|
 
 /**
  * A running footer's or header's rule: the page number printed under it at its end, with text
- * flush with its start ("Form I-90 Edition 04/01/24 ............ Page 2 of 7").
+ * flush with its start ("Form I-90 Edition 04/01/24 ............ Page 2 of 7"), or standing on
+ * its end or printed right after it ("Form W-4 (2023) ________ Page 4").
  */
 const runningFooter = (h: HorizontalSegment, pieces: ReadonlyArray<TextPiece>): boolean => {
   const captions = captionsUnder(h, pieces)
   const last = captions.at(-1)
-  return captions.length >= 2 && captions[0]!.x1 - h.x1 <= FLUSH && h.x2 - last!.x2 <= FLUSH && PAGE_NUMBER.test(last!.text.trim())
+  if (captions.length >= 2 && captions[0]!.x1 - h.x1 <= FLUSH && h.x2 - last!.x2 <= FLUSH && PAGE_NUMBER.test(last!.text.trim())) return true
+  // The page number standing on the rule's end, or printed on its line right after it.
+  const end = pieces
+    .filter((p) => p.x2 >= h.x2 - 40 && p.x1 - h.x2 <= 20 && p.y >= h.y - 1 && p.y <= h.y + 12)
+    .sort((a, b) => a.x1 - b.x1)
+  return end.length > 0 && PAGE_NUMBER.test(end.map((p) => p.text).join(" ").trim())
 }
 
 /**
