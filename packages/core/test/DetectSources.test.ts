@@ -187,6 +187,23 @@ describe("detector sources on generated pages", () => {
 })
 
 describe("detector sources on generated pages: leaders, tall cells, numbered cells", () => {
+  it.effect("heading bars of two columns are no fields: neither the room after a heading nor the other column's bar", () =>
+    Effect.gen(function* () {
+      const grey = rgb(0.85, 0.85, 0.85)
+      const bytes = yield* page((p, font) => {
+        // Two outlined grey bars, a gutter between them, each with its heading in 12 pt type.
+        p.drawRectangle({ x: 36, y: 720, width: 258, height: 18, color: grey, borderColor: black, borderWidth: 0.5 })
+        p.drawRectangle({ x: 318, y: 720, width: 258, height: 18, color: grey, borderColor: black, borderWidth: 0.5 })
+        p.drawText("Part 2. Petition Type", { x: 40, y: 724, size: 12, font })
+        p.drawText("Reason for Application", { x: 321, y: 724, size: 12, font })
+        // Body text in 10 pt.
+        for (const y of [690, 676, 662, 648]) p.drawText("Answer every question on this page in black ink.", { x: 40, y, size: 10, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.filter((f) => f.rect.y2 > 715)).toEqual([])
+    })
+  )
+
   it.effect("a running footer's rule, its page number under its end, is no field; a rule captioned under both ends is", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

@@ -150,11 +150,18 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     // (A column's header cell, its text over the empty cells under it, is neither: "Service
     // Address" beside "Service Method" heads the addresses below.)
     const outside = Labels.find({ rect: b, band: [b.y1, b.y2], kind: "Text", below: false, obstacles: [] }, pieces)
-    if (outside?.position === "left" && !headsColumn(b, boxes, pieces)) {
+    // Nor is text inside a box apart from this one (the heading bar of the other column: "Part 1.
+    // ... (continued) | Reason for Application") a label outside it; a table's cells touch.
+    const labelEnd = outside ? b.x1 - outside.distance - 1 : 0
+    const labelInBoxApart = outside !== undefined && boxes.some((o) =>
+      o !== b && b.x1 - o.x2 > 3 && o.x1 < labelEnd && o.x2 > labelEnd && o.y1 < outside.baseline + 0.3 * outside.size && o.y2 > outside.baseline + 0.3 * outside.size
+    )
+    if (outside?.position === "left" && !headsColumn(b, boxes, pieces) && !labelInBoxApart) {
       out.push({ ...base, rect: inset(b, 1), features: { shadedOnly, valueInside: true } })
-    } else if (b.stroked && !hasNeighbourRight(b, boxes)) {
+    } else if (b.stroked && !hasNeighbourRight(b, boxes) && Math.max(...inside.map((p) => p.size)) < 1.15 * context.fontSize) {
       // Only an outlined box reads as "label, then space": text on a shaded area is its content,
-      // and in a table row the space to fill is the next cell, not the rest of the label's.
+      // and in a table row the space to fill is the next cell, not the rest of the label's; a
+      // heading in larger type on its bar ("Part 2. Petition Type") leaves no space to write.
       const textEnd = Math.max(...inside.map((p) => p.x2))
       const rest = { x1: textEnd + 3, y1: b.y1 + 1, x2: b.x2 - 1, y2: b.y2 - 1 }
       if (width(rest) >= 36) out.push({ ...base, rect: rest, features: { shadedOnly } })
