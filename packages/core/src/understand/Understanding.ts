@@ -302,11 +302,13 @@ export const understand = (
   })
 
   const qualifiedNames = qualified(names, semantics, inputs.map((input) => input.field.page), layouts)
-  const explicit = names.map((l) => Vocabulary.roleOf(l.found?.text ?? l.label))
+  // Each field's own words: the label printed for it, else its name.
+  const ownWords = names.map((l) => l.found?.text ?? l.label)
+  const explicit = ownWords.map(Vocabulary.roleOf)
   const inRow = withRowRoles(inputs, semantics, explicit)
-  const representatives = names.map((l) => Vocabulary.namesRepresentative(l.found?.text ?? l.label))
+  const representatives = ownWords.map(Vocabulary.namesRepresentative)
   const inBlock = withSignerRoles(inputs, withSigningBlockRoles(inputs, inRow, explicit, representatives), explicit, layouts)
-  const numbered = withHouseNumbers(inputs, inBlock, names.map((l) => l.found?.text ?? l.label))
+  const numbered = withHouseNumbers(inputs, inBlock, ownWords)
   return withRowIndexes(inputs, numbered).map((semantic, i) => ({
     label: qualifiedNames[i]!,
     source: labels[i]!.source,

@@ -52,6 +52,12 @@ const captionsUnder = (h: HorizontalSegment, pieces: ReadonlyArray<TextPiece>): 
   return phrases
 }
 
+type Caption = ReturnType<typeof captionsUnder>[number]
+
+/** Captions under a rule flush with both its ends: a running header's or footer's ("Form 123 Edition 01/24 ... Page 2 of 8"). */
+const flushWithBothEnds = (h: HorizontalSegment, captions: ReadonlyArray<Caption>): boolean =>
+  captions.length >= 2 && captions[0]!.x1 - h.x1 <= FLUSH && h.x2 - captions.at(-1)!.x2 <= FLUSH
+
 /** A page number as running headers and footers print it: "Page 2 of 7", "Seite 2 von 3", "2/7". */
 const PAGE_NUMBER = /(?:^|\s)(?:page|seite|pagina|página|p\.)\s*\d+(?:\s*(?:of|von|de|sur|di|\/)\s*\d+)?\s*$|^\d+\s*\/\s*\d+$/iu
 
@@ -60,10 +66,8 @@ const PAGE_NUMBER = /(?:^|\s)(?:page|seite|pagina|página|p\.)\s*\d+(?:\s*(?:of|
  * flush with its start ("Form I-90 Edition 04/01/24 ............ Page 2 of 7"), or standing on
  * its end or printed right after it ("Form W-4 (2023) ________ Page 4").
  */
-const runningFooter = (h: HorizontalSegment, pieces: ReadonlyArray<TextPiece>): boolean => {
-  const captions = captionsUnder(h, pieces)
-  const last = captions.at(-1)
-  if (captions.length >= 2 && captions[0]!.x1 - h.x1 <= FLUSH && h.x2 - last!.x2 <= FLUSH && PAGE_NUMBER.test(last!.text.trim())) return true
+const runningFooter = (h: HorizontalSegment, captions: ReadonlyArray<Caption>, pieces: ReadonlyArray<TextPiece>): boolean => {
+  if (flushWithBothEnds(h, captions) && PAGE_NUMBER.test(captions.at(-1)!.text.trim())) return true
   // The page number standing on the rule's end, or printed on its line right after it.
   const end = pieces
     .filter((p) => p.x2 >= h.x2 - 40 && p.x1 - h.x2 <= 20 && p.y >= h.y - 1 && p.y <= h.y + 12)
@@ -77,17 +81,16 @@ const runningFooter = (h: HorizontalSegment, pieces: ReadonlyArray<TextPiece>): 
  * field; centred ones divide the rule half way between them. One caption, or none, leaves the
  * rule whole.
  */
-const splitByCaptions = (h: HorizontalSegment, pieces: ReadonlyArray<TextPiece>, bodySize: number): Array<readonly [number, number]> => {
-  const captions = captionsUnder(h, pieces)
+const splitByCaptions = (h: HorizontalSegment, captions: ReadonlyArray<Caption>, bodySize: number): Array<readonly [number, number]> => {
   if (captions.length < 2 || captions.every((c) => DATE_PART.test(c.text))) return [[h.x1, h.x2]]
   // Captions are set small: smaller than the page's text, or in the few points a page of
   // captions alone (a character sheet) sets all its text in. Text of body size under a rule is a
   // table's headings, a question with its options, or a footer.
   if (captions.some((c) => c.size >= 0.95 * bodySize && c.size > SMALL_PRINT)) return [[h.x1, h.x2]]
-  // Captions flush with both ends of the rule are a running header or footer ("Form 123
-  // Edition 01/24 ... Page 2 of 8"): the last caption of a row of fields leaves its field room.
+  // Captions flush with both ends of the rule are a running header or footer: the last caption
+  // of a row of fields leaves its field room.
+  if (flushWithBothEnds(h, captions)) return [[h.x1, h.x2]]
   const flush = captions[0]!.x1 - h.x1 <= FLUSH
-  if (flush && h.x2 - captions.at(-1)!.x2 <= FLUSH) return [[h.x1, h.x2]]
   const cuts = captions.slice(1).map((c, i) => (flush ? c.x1 - 3 : (captions[i]!.x2 + c.x1) / 2))
   const bounds = [h.x1, ...cuts, h.x2]
   const parts = bounds.slice(1).map((b, i) => [bounds[i]!, b] as const)
@@ -102,7 +105,8 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     // Near page-wide rules separate sections.
     if (length < MIN_RULE || length > 0.9 * pageWidth || structural.has(h)) continue
     if (h.dashed && isLeader(h, context)) continue
-    if (runningFooter(h, pieces)) continue
+    const captions = captionsUnder(h, pieces)
+    if (runningFooter(h, captions, pieces)) continue
     // Text standing on the rule (an underlined heading, a label written on the line) is not
     // blank space; what is left of the rule beside it is. Outlined glyphs count as text here.
     const standing = pieces
@@ -112,7 +116,7 @@ export const candidates = (context: PageContext): Array<Candidate> => {
       .filter((m) => m.x2 > h.x1 && m.x1 < h.x2 && m.y1 >= h.y - 1 && m.y1 <= h.y + 6)
       .map((m) => [m.x1 - 2, m.x2 + 2] as const)
     const y1 = h.y + h.thickness / 2
-    const parts = splitByCaptions(h, pieces, context.fontSize).flatMap(([x1, x2]) => freeIntervals(x1, x2, [...standing, ...inked]))
+    const parts = splitByCaptions(h, captions, context.fontSize).flatMap(([x1, x2]) => freeIntervals(x1, x2, [...standing, ...inked]))
     for (const [a, b] of parts) {
       if (b - a < MIN_RULE) continue
       out.push({
