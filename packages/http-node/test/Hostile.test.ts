@@ -7,7 +7,8 @@
  *
  * For every case: a 4xx (422 for an upload past a limit) or a job that ends `failed`/`completed`,
  * never a 5xx, never a dead process; `/health`, polled every 20 ms from a worker thread all along,
- * answers with p99 <= 50 ms; the server's peak RSS stays under 1 GiB. Then a job the process is
+ * answers with p99 <= 50 ms; the server's peak RSS stays under its cap (PEAK_RSS_LIMIT, about 1 GiB
+ * with 2 workers). Then a job the process is
  * killed in (kill -9) three times, as an input that crashed it would: the server comes up healthy
  * each time and the job ends `failed`, not in a crash loop. Then a bounded fuzz loop of mutated
  * corpus files through the upload route.
@@ -18,12 +19,25 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { PdfEngine } from "@formwright/core"
 import { Fixtures, HostileFixtures } from "@formwright/testing"
 import * as ServerProcess from "./support/ServerProcess.ts"
 
 const MiB = 1024 * 1024
 const HEALTH_P99_MS = 50
-const PEAK_RSS_LIMIT = 1024 * MiB
+/**
+ * The server process's own share: about 185 MiB at rest when run from source, up to about 270 MiB
+ * with the bodies of the three requests of a case in flight (measured).
+ */
+const SERVER_MB = 300
+/**
+ * The memory cap as README documents it: the server's share plus the cap of each worker a case can
+ * keep busy at once (its three tasks, at most the pool's size). A worker passes its cap by a few
+ * MiB before the 25 ms watch stops it, which the server's share covers. Two workers (a 2-core
+ * machine): 1,068 MiB. It was 1 GiB, below what the defaults allow: CI saw 1,035 MiB once, two
+ * workers at their cap beside a server grown by the suite's earlier cases.
+ */
+const PEAK_RSS_LIMIT = (SERVER_MB + Math.min(3, PdfEngine.defaultWorkers()) * PdfEngine.workerDefaults.memoryMb) * MiB
 /**
  * The server's budget for a background task (a conversion page, a fill, a source document),
  * shortened from the default 2 minutes so that a job that keeps hitting it (3 attempts) fails
@@ -250,7 +264,7 @@ describe("hostile inputs against `formwright serve` with its default limits and 
   })
 
   for (const input of inputs) {
-    it(`${input.name}: 4xx or a finished job, never a 5xx or a dead server; /health answering (p99 <= ${HEALTH_P99_MS} ms over 100 answers or more); peak RSS < 1 GiB`, async () => {
+    it(`${input.name}: 4xx or a finished job, never a 5xx or a dead server; /health answering (p99 <= ${HEALTH_P99_MS} ms over 100 answers or more); peak RSS < ${ServerProcess.formatMiB(PEAK_RSS_LIMIT)}`, async () => {
       currentCase = input.name
       const bytes = await input.make()
       // Each case measures its own peak, from the RSS the server has now.
