@@ -225,6 +225,31 @@ describe("detector sources on generated pages: leaders, tall cells, numbered cel
     })
   )
 
+  it.effect("the narrow cents cell after an amount's dollars cell in a tall row is a field too; a narrow cell alone is not", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // Two rows of amount cells (dollars 50 pt, cents 20 pt); the first is two lines tall
+        // ("76 Dividends paid by: / a U.S. corporations"), which makes its cents cell taller than wide.
+        for (const y of [400, 412, 436]) p.drawLine({ start: { x: 250, y }, end: { x: 400, y }, thickness: 0.5, color: black })
+        for (const x of [250, 276, 326, 347, 400]) p.drawLine({ start: { x, y: 400 }, end: { x, y: 436 }, thickness: 0.5, color: black })
+        p.drawText("76", { x: 40, y: 428, size: 9, font })
+        p.drawText("a  U.S. corporations", { x: 50, y: 415, size: 9, font })
+        p.drawText("76a", { x: 254, y: 415, size: 9, font })
+        p.drawText("b  Foreign corporations", { x: 50, y: 403, size: 9, font })
+        p.drawText("76b", { x: 254, y: 403, size: 9, font })
+        // A narrow cell of the same height with text in the cell before it: no amount.
+        for (const y of [300, 324]) p.drawLine({ start: { x: 250, y }, end: { x: 347, y }, thickness: 0.5, color: black })
+        for (const x of [250, 326, 347]) p.drawLine({ start: { x, y: 300 }, end: { x, y: 324 }, thickness: 0.5, color: black })
+        p.drawText("Total", { x: 254, y: 308, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      const cents = fields.filter((f) => f.rect.x1 >= 326 && f.rect.x2 <= 347)
+      expect(cents.filter((f) => f.rect.y1 >= 411).length).toBe(1)
+      expect(cents.filter((f) => f.rect.y2 <= 413).length).toBe(1)
+      expect(cents.filter((f) => f.rect.y2 <= 325 && f.rect.y1 >= 299)).toEqual([])
+    })
+  )
+
   it.effect("a table's header cell beside another header is no field; the empty cells under it are", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

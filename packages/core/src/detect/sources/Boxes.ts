@@ -78,6 +78,17 @@ const rowHasTallCell = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray
       holdsNoText(o, pieces)
   )
 
+/**
+ * A narrow empty cell right after a wider empty one of the same row, top and bottom alike: the
+ * cents of an amount whose dollars are the cell before ("| 1,234 | 56 |"), narrower than a
+ * one-line box where the row is tall.
+ */
+const continuesEmptyCell = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray<TextPiece>): boolean =>
+  boxes.some((o) =>
+    o !== b && Math.abs(o.y1 - b.y1) <= 1 && Math.abs(o.y2 - b.y2) <= 1 && b.x1 - o.x2 >= -1 && b.x1 - o.x2 <= 3 &&
+    width(o) >= 1.3 * height(o) && width(o) > width(b) && holdsNoText(o, pieces)
+  )
+
 export const candidates = (context: PageContext): Array<Candidate> => {
   const { input, pieces, boxes, pageWidth } = context
   const out: Array<Candidate> = []
@@ -119,7 +130,9 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     const tallBox = tallTextShape(w, h) && inside.length === 0
     const narrowTallCell = !tallBox && tallHeight(h) && w >= MIN_PART_WIDTH && inside.length === 0 &&
       context.cells.has(b) && rowHasTallCell(b, boxes, pieces)
-    if (w < MIN_BOX_WIDTH || !(oneLineBox || tallBox || narrowTallCell) || w > 0.9 * pageWidth) continue
+    const centsCell = !oneLineBox && !tallBox && !narrowTallCell && h <= 40 && inside.length === 0 && context.cells.has(b) &&
+      continuesEmptyCell(b, boxes, pieces)
+    if (w < MIN_BOX_WIDTH || !(oneLineBox || tallBox || narrowTallCell || centsCell) || w > 0.9 * pageWidth) continue
     if (containsAnother(b, boxes) || crossedByRule(b, input.graphics.horizontals) || dividedByWall(b, input.graphics.verticals)) continue
     const base = {
       kind: "Text" as const,
