@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "@cantoo/pdf-lib"
+import { degrees, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "@cantoo/pdf-lib"
 import * as FieldDetector from "../src/detect/FieldDetector.ts"
 import type { DetectedField } from "../src/detect/FieldDetector.ts"
 import * as RadioGroups from "../src/detect/RadioGroups.ts"
@@ -247,6 +247,34 @@ describe("detector sources on generated pages: leaders, tall cells, numbered cel
       expect(cents.filter((f) => f.rect.y1 >= 411).length).toBe(1)
       expect(cents.filter((f) => f.rect.y2 <= 413).length).toBe(1)
       expect(cents.filter((f) => f.rect.y2 <= 325 && f.rect.y1 >= 299)).toEqual([])
+    })
+  )
+
+  it.effect("periods stacked in a column divide a cell like a rule; text turned up the margin covers no cell", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // Two rows: a name cell (60-220) and an identifying number cell (220-330) whose three
+        // parts are divided by columns of periods 2.5 pt apart, as older tax forms print them.
+        for (const y of [400, 412, 424]) p.drawLine({ start: { x: 60, y }, end: { x: 330, y }, thickness: 0.5, color: black })
+        for (const x of [60, 220, 330]) p.drawLine({ start: { x, y: 400 }, end: { x, y: 436 }, thickness: 0.5, color: black })
+        p.drawText("First name", { x: 64, y: 427, size: 7, font })
+        p.drawText("Identifying number", { x: 240, y: 427, size: 7, font })
+        for (const row of [400, 412]) {
+          for (const x of [255, 280]) for (const dy of [1.5, 4, 6.5]) p.drawText(".", { x, y: row + dy, size: 8, font })
+        }
+        // "Attach Forms W-2 here." set up the left margin from the first row's height: read as
+        // horizontal text it would run into the name cell.
+        p.drawText("Attach Forms W-2 here.", { x: 50, y: 403, size: 7, font, rotate: degrees(90) })
+      })
+      const fields = yield* detect(bytes)
+      const rowOf = (y: number) => fields.filter((f) => f.rect.y1 >= y && f.rect.y2 <= y + 12.5).sort((a, b) => a.rect.x1 - b.rect.x1)
+      for (const y of [400, 412]) {
+        const row = rowOf(y)
+        // Walls at 220, at each column of periods (their centres, 256 and 281) and at 330.
+        const walls = [[60, 220], [220, 256], [256, 281], [281, 330]]
+        expect(row).toHaveLength(walls.length)
+        row.forEach((f, k) => expect(near(f, walls[k]![0]! + 1, y + 1, walls[k]![1]! - 1, y + 11, 1.5), JSON.stringify(f.rect)).toBe(true))
+      }
     })
   )
 

@@ -137,8 +137,11 @@ export const context = (raw: PageInput, options: DetectOptions): PageContext => 
   const clipped = clipToPage(raw.graphics, raw.view)
   // A technical drawing or map is no form, and pairwise analysis of its shapes would take long.
   const shapes = clipped.horizontals.length + clipped.verticals.length + clipped.boxes.length + clipped.marks.length
-  const graphics = shapes > MAX_SHAPES ? EMPTY_GRAPHICS : { ...clipped, boxes: [...clipped.boxes, ...boxesOnTint(clipped)] }
-  const input = { ...raw, graphics }
+  const dotted = Underscores.dottedColumns(raw.runs, clipped.horizontals)
+  const graphics = shapes > MAX_SHAPES
+    ? EMPTY_GRAPHICS
+    : { ...clipped, verticals: [...clipped.verticals, ...dotted.verticals], boxes: [...clipped.boxes, ...boxesOnTint(clipped)] }
+  const input = { ...raw, runs: dotted.rest, graphics }
   const { pieces, underscores, glyphs } = Underscores.split(input.runs)
   // A box's edges are lines too: a row drawn as one rectangle with dividers inside is a table.
   const edges = graphics.boxes.filter((b) => b.stroked)

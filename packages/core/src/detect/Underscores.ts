@@ -111,3 +111,47 @@ const mergeRuns = (runs: ReadonlyArray<UnderscoreRun>): Array<UnderscoreRun> => 
   }
   return merged
 }
+
+/**
+ * Periods stacked in a column, a few points apart ("." over "." over "."): a dotted rule set in
+ * type, as older tax forms divide the cells of an identifying number. Each column of three or more
+ * becomes a vertical segment, reaching to the rules just above and below it (within a pitch and
+ * a dot's height) so that it walls a cell; its periods are no text. Everything else is returned
+ * as it was.
+ */
+export const dottedColumns = (
+  runs: ReadonlyArray<TextRun>,
+  horizontals: ReadonlyArray<{ readonly x1: number; readonly x2: number; readonly y: number }>
+): { readonly verticals: Array<{ x: number; y1: number; y2: number; thickness: number; dashed: boolean }>; readonly rest: ReadonlyArray<TextRun> } => {
+  const dots = runs.filter((r) => r.text.trim() === "." && !r.turned)
+  if (dots.length < 3) return { verticals: [], rest: runs }
+  const byColumn = new Map<number, Array<TextRun>>()
+  for (const d of dots) {
+    const key = Math.round((d.x + d.width / 2) * 2)
+    byColumn.set(key, [...(byColumn.get(key) ?? []), d])
+  }
+  const verticals: Array<{ x: number; y1: number; y2: number; thickness: number; dashed: boolean }> = []
+  const used = new Set<TextRun>()
+  for (const column of byColumn.values()) {
+    column.sort((a, b) => a.y - b.y)
+    let start = 0
+    for (let k = 1; k <= column.length; k++) {
+      const pitch = k < column.length ? column[k]!.y - column[k - 1]!.y : Infinity
+      // A run of periods goes on while each is under half its type size above the last.
+      if (pitch > 0 && pitch <= 0.5 * column[k - 1]!.height) continue
+      const stack = column.slice(start, k)
+      start = k
+      if (stack.length < 3) continue
+      const first = stack[0]!
+      const last = stack[stack.length - 1]!
+      const x = first.x + first.width / 2
+      const reach = (last.y - first.y) / (stack.length - 1) + 0.3 * first.height
+      const across = horizontals.filter((h) => h.x1 <= x && h.x2 >= x)
+      const below = across.filter((h) => h.y <= first.y && h.y >= first.y - reach).sort((a, b) => b.y - a.y)[0]
+      const above = across.filter((h) => h.y >= last.y && h.y <= last.y + reach + 0.3 * last.height).sort((a, b) => a.y - b.y)[0]
+      verticals.push({ x, y1: below?.y ?? first.y, y2: above?.y ?? last.y + 0.3 * last.height, thickness: 0.5, dashed: true })
+      for (const d of stack) used.add(d)
+    }
+  }
+  return { verticals, rest: used.size === 0 ? runs : runs.filter((r) => !used.has(r)) }
+}

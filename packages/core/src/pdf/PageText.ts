@@ -16,6 +16,22 @@ export interface TextRun {
   readonly y: number
   readonly width: number
   readonly height: number
+  /**
+   * Set when the text does not run left to right along the page (turned a quarter, upside down):
+   * `x`, `y` are its origin and `width` its advance along its own direction, so it takes no
+   * horizontal room from `x` to `x + width` on the page.
+   */
+  readonly turned?: true
+}
+
+/**
+ * The runs that read along the page. Text turned a quarter in the margin ("Please print or
+ * type", "Attach Forms W-2 here") labels no field, and read as horizontal it would cover the
+ * boxes beside it; a page whose text is mostly turned keeps it all.
+ */
+export const alongThePage = (runs: ReadonlyArray<TextRun>): ReadonlyArray<TextRun> => {
+  const turned = runs.filter((r) => r.turned).length
+  return turned === 0 || 2 * turned >= runs.length ? runs : runs.filter((r) => !r.turned)
 }
 
 export interface PageText {
@@ -58,7 +74,8 @@ const readPage = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<Page
             if (text.str.trim() === "") continue
             const [a, b, , d, e, f] = text.transform
             const size = Math.hypot(a!, b!) || Math.abs(d!) || text.height
-            runs.push({ text: text.str, x: e!, y: f!, width: text.width, height: size })
+            const turned = a! <= 0 || Math.abs(b!) > 0.1 * size
+            runs.push(turned ? { text: text.str, x: e!, y: f!, width: text.width, height: size, turned } : { text: text.str, x: e!, y: f!, width: text.width, height: size })
           }
         }
       } catch {

@@ -4,7 +4,7 @@
  * into phrases, and a phrase ends where a gap wider than a word space, a blank to write on
  * (`_____`, `.....`) or a printed box (`☐`, `[ ]`) separates two labels.
  */
-import type { TextRun } from "../pdf/PageText.ts"
+import { alongThePage, type TextRun } from "../pdf/PageText.ts"
 
 /** An axis-aligned rectangle in PDF user space (origin bottom-left), `x1 < x2`, `y1 < y2`. */
 export interface Rect {
@@ -101,9 +101,10 @@ const LETTER_GAP = 0.12
 /**
  * The phrases of a page in reading order. Runs whose baselines differ by less than a third of
  * their size share a line; pieces of a line closer than about a word space join into a phrase.
+ * Text turned across the page is left out (`alongThePage`).
  */
 export const phrases = (runs: ReadonlyArray<TextRun>): ReadonlyArray<Phrase> => {
-  const pieces = runs.flatMap(piecesOf).filter((p) => Number.isFinite(p.x1) && Number.isFinite(p.y))
+  const pieces = alongThePage(runs).flatMap(piecesOf).filter((p) => Number.isFinite(p.x1) && Number.isFinite(p.y))
   pieces.sort((p, q) => q.y - p.y || p.x1 - q.x1)
   const lines: Array<{ y: number; size: number; pieces: Array<Piece> }> = []
   for (const piece of pieces) {
