@@ -326,6 +326,24 @@ describe("detector sources on generated pages: leaders, tall cells, numbered cel
       expect(amount.rect.y2 - amount.rect.y1).toBeLessThan(14)
     })
   )
+
+  it.effect("every amount cell of a two-line row goes on the line its labelled cell was given", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // Number column | four amount columns, the row 24 pt tall, its item on the bottom line.
+        for (const y of [600, 624]) p.drawLine({ start: { x: 300, y }, end: { x: 560, y }, thickness: 0.5, color: black })
+        for (const x of [300, 330, 390, 450, 510, 560]) p.drawLine({ start: { x, y: 600 }, end: { x, y: 624 }, thickness: 0.5, color: black })
+        p.drawText("Multiply line 87 by the rate at the top of each column", { x: 60, y: 602, size: 9, font })
+        p.drawText("88", { x: 308, y: 602, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields).toHaveLength(4)
+      for (const amount of fields) {
+        expect(amount.rect.y1, JSON.stringify(amount.rect)).toBeLessThan(602)
+        expect(amount.rect.y2 - amount.rect.y1, JSON.stringify(amount.rect)).toBeLessThan(14)
+      }
+    })
+  )
 })
 
 describe("detector sources on generated pages: tinted forms, upright boxes, numbered scales, items of several lines", () => {

@@ -256,6 +256,25 @@ const labelAll = (candidates: ReadonlyArray<Candidate>, context: PageContext): A
 }
 
 /**
+ * The cells of one table row, two or more lines tall, take the line one of them was given from
+ * its label (the row's amount columns beside "88 Multiply line 87 by ..."): a row's values are
+ * written on one line, and the cells without a label of their own would keep their whole height.
+ */
+const alignRows = (out: Array<PageDetection>, kept: ReadonlyArray<Candidate>) => {
+  const placed = out.filter((d, i) => d.source === "cell" && !d.multiline && (d.rect.y1 !== kept[i]!.rect.y1 || d.rect.y2 !== kept[i]!.rect.y2))
+  if (placed.length === 0) return
+  out.forEach((d, i) => {
+    const cell = kept[i]!
+    if (d.source !== "cell" || d.multiline || d.kind !== "Text" || d.rect.y1 !== cell.rect.y1 || d.rect.y2 !== cell.rect.y2) return
+    const row = placed.find((p) => {
+      const original = kept[out.indexOf(p)]!.rect
+      return Math.abs(original.y1 - cell.rect.y1) <= 1 && Math.abs(original.y2 - cell.rect.y2) <= 1
+    })
+    if (row) out[i] = { ...d, rect: { ...d.rect, y1: row.rect.y1, y2: row.rect.y2 } }
+  })
+}
+
+/**
  * Detects the fields of one page. Detections below `options.confidence` are dropped; so are
  * those over existing widgets.
  */
@@ -314,6 +333,7 @@ export const detectPage = (raw: PageInput, options: DetectOptions): Array<PageDe
       ...(d.kind === "Text" && !d.multiline && named.label && SIGNATURE.test(named.label.text) && !/\bdate\b/i.test(named.label.text) ? { signature: true } : {})
     })
   }
+  alignRows(out, kept)
   const round = out.flatMap((d, i) => (kept[i]!.features.round ? [i] : []))
   RadioGroups.group(round.map((i) => out[i]!)).forEach((members, g) => {
     for (const [k, m] of members.entries()) {
