@@ -327,6 +327,33 @@ describe("detector sources on generated pages: leaders, tall cells, numbered cel
     })
   )
 
+  it.effect("a dotted leader up to a check box drawn as four lines is no blank; a dashed line up to a table's wall is", () =>
+    Effect.gen(function* () {
+      const dots = { thickness: 1, color: black, dashArray: [1, 2] }
+      const square = (p: PDFPage, x: number, y: number) => {
+        for (const [ax, ay, bx, by] of [[x, y, x + 8, y], [x, y + 8, x + 8, y + 8], [x, y, x, y + 8], [x + 8, y, x + 8, y + 8]] as const) {
+          p.drawLine({ start: { x: ax, y: ay }, end: { x: bx, y: by }, thickness: 0.5, color: black })
+        }
+      }
+      const bytes = yield* page((p, font) => {
+        p.drawText("B  Were you ever a U.S. citizen?", { x: 40, y: 650, size: 9, font })
+        p.drawLine({ start: { x: 180, y: 650 }, end: { x: 225, y: 650 }, ...dots })
+        square(p, 234, 649)
+        p.drawText("Yes", { x: 246, y: 650, size: 9, font })
+        square(p, 272, 649)
+        p.drawText("No", { x: 284, y: 650, size: 9, font })
+        // "Other (specify)" on a dashed line that runs into the wall of an amount column.
+        p.drawText("85  Other (specify)", { x: 40, y: 500, size: 9, font })
+        p.drawLine({ start: { x: 130, y: 500 }, end: { x: 300, y: 500 }, ...dots })
+        p.drawLine({ start: { x: 300, y: 440 }, end: { x: 300, y: 560 }, thickness: 0.5, color: black })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.filter((f) => f.kind === "Text" && f.rect.y1 >= 645 && f.rect.y1 <= 660)).toEqual([])
+      expect(fields.filter((f) => f.kind === "CheckBox" && f.rect.y1 >= 645 && f.rect.y1 <= 660)).toHaveLength(2)
+      expect(fields.filter((f) => f.kind === "Text" && f.rect.y1 >= 495 && f.rect.y1 <= 505)).toHaveLength(1)
+    })
+  )
+
   it.effect("every amount cell of a two-line row goes on the line its labelled cell was given", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

@@ -23,10 +23,17 @@ const freeIntervals = (x1: number, x2: number, covers: ReadonlyArray<readonly [n
   return out
 }
 
-/** A dotted line running up to text or a box on its right leads the eye there; it is no blank. */
+/**
+ * A dotted line running up to text or a box on its right leads the eye there; it is no blank.
+ * The box may be drawn as four lines (a check box "□ Yes" after "Were you ever a citizen? ....."):
+ * its left side, a short upright of a line's height, stands there; a table's wall is no such box.
+ */
 const isLeader = (h: HorizontalSegment, context: PageContext): boolean =>
   context.pieces.some((p) => p.x1 >= h.x2 - 2 && p.x1 - h.x2 <= 20 && pieceBottom(p) < h.y + 12 && pieceTop(p) > h.y - 3) ||
-  context.input.graphics.boxes.some((b) => b.x1 >= h.x2 - 2 && b.x1 - h.x2 <= 20 && b.y1 < h.y + 12 && b.y2 > h.y - 3)
+  context.input.graphics.boxes.some((b) => b.x1 >= h.x2 - 2 && b.x1 - h.x2 <= 20 && b.y1 < h.y + 12 && b.y2 > h.y - 3) ||
+  context.input.graphics.verticals.some((v) =>
+    v.x >= h.x2 - 2 && v.x - h.x2 <= 20 && v.y2 - v.y1 >= 4 && v.y2 - v.y1 <= 16 && v.y1 > h.y - 3 && v.y2 < h.y + 16
+  )
 
 /** Text this small (in points) is caption text, whatever the page's body size. */
 const SMALL_PRINT = 7.5
