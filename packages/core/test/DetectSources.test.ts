@@ -327,6 +327,44 @@ describe("detector sources on generated pages: leaders, tall cells, numbered cel
     })
   )
 
+  it.effect("blanks of ellipses and periods in a sentence are fields where they are printed; dots up to a number lead to it", () =>
+    Effect.gen(function* () {
+      const sentence = ["born in ", "…………….………", " on ", "………..", ", holder of passport ", "……………………………", " (if any)"]
+      const bytes = yield* page((p, font) => {
+        p.drawText(sentence.join(""), { x: 40, y: 600, size: 10, font })
+        p.drawText("Total of the amounts above ......................... 12", { x: 40, y: 500, size: 10, font })
+      })
+      const fields = yield* detect(bytes)
+      const blanks = fields.filter((f) => f.rect.y1 >= 595 && f.rect.y1 <= 605).sort((a, b) => a.rect.x1 - b.rect.x1)
+      expect(blanks).toHaveLength(3)
+      // Where each run of dots is printed (the ellipsis is 1 em wide in Helvetica, a period 0.278).
+      let x = 40
+      const expected: Array<[number, number]> = []
+      sentence.forEach((part, k) => {
+        const w = font0.widthOfTextAtSize(part, 10)
+        if (k % 2 === 1) expected.push([x, x + w])
+        x += w
+      })
+      blanks.forEach((f, k) => {
+        expect(Math.abs(f.rect.x1 - expected[k]![0]), JSON.stringify(f.rect)).toBeLessThan(2)
+        expect(Math.abs(f.rect.x2 - expected[k]![1]), JSON.stringify(f.rect)).toBeLessThan(2)
+      })
+      expect(fields.filter((f) => f.rect.y1 >= 495 && f.rect.y1 <= 505)).toEqual([])
+    })
+  )
+
+  it.effect("a short rule of 22 pt after its label takes a count ('lived with you ▶ __')", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("No. of children who lived with you", { x: 400, y: 600, size: 7, font })
+        p.drawLine({ start: { x: 554, y: 598 }, end: { x: 576, y: 598 }, thickness: 0.5, color: black })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields).toHaveLength(1)
+      expect(near(fields[0]!, 554, 598, 576, fields[0]!.rect.y2, 1.5)).toBe(true)
+    })
+  )
+
   it.effect("a dotted leader up to a check box drawn as four lines is no blank; a dashed line up to a table's wall is", () =>
     Effect.gen(function* () {
       const dots = { thickness: 1, color: black, dashArray: [1, 2] }

@@ -46,13 +46,29 @@ const HELVETICA = [
   556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584
 ]
 
-const glyphWidth = (ch: string): number => {
-  const code = ch.codePointAt(0) ?? 0
-  return code >= 32 && code <= 126 ? HELVETICA[code - 32]! : 556
+/** Helvetica widths of the punctuation past ASCII that forms print most: blanks of ellipses, dashes, quotes. */
+const HELVETICA_PUNCTUATION: Readonly<Record<string, number>> = {
+  "\u2026": 1000,
+  "\u2013": 556,
+  "\u2014": 1000,
+  "\u2018": 222,
+  "\u2019": 222,
+  "\u201c": 333,
+  "\u201d": 333,
+  "\u2022": 350,
+  "\u00b7": 278
 }
 
-/** Underscore runs, square box glyphs (and bracket pairs) and round ones (and parenthesis pairs). */
-const BLANKS = /(_{3,}|\.{6,}|\u2026{3,})|([\u2610\u25a1\u274f\u2751\u25a2\u2b1c]|\[ {1,3}\])|([\u25cb\u25ef]|\( {1,3}\))/gu
+const glyphWidth = (ch: string): number => {
+  const code = ch.codePointAt(0) ?? 0
+  return code >= 32 && code <= 126 ? HELVETICA[code - 32]! : HELVETICA_PUNCTUATION[ch] ?? 556
+}
+
+/**
+ * Underscore runs (and dots: six periods or more, or three dots or more with an ellipsis among
+ * them, "……….……"), square box glyphs (and bracket pairs) and round ones (and parenthesis pairs).
+ */
+const BLANKS = /(_{3,}|\.{6,}|(?=[.\u2026]{3})[.\u2026]*\u2026[.\u2026]*)|([\u2610\u25a1\u274f\u2751\u25a2\u2b1c]|\[ {1,3}\])|([\u25cb\u25ef]|\( {1,3}\))/gu
 
 /** Text and underscore parts of every run, with estimated horizontal extents. */
 export const split = (

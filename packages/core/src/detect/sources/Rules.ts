@@ -8,7 +8,7 @@ import type { TextPiece } from "../Underscores.ts"
 import type { HorizontalSegment } from "../VectorLines.ts"
 
 /** Shortest rule worth a text field, in points (about four characters). */
-export const MIN_RULE = 24
+export const MIN_RULE = 20
 
 /** The parts of [x1, x2] not covered by `covers`. */
 const freeIntervals = (x1: number, x2: number, covers: ReadonlyArray<readonly [number, number]>): Array<[number, number]> => {
