@@ -353,6 +353,24 @@ describe("detector sources on generated pages: leaders, tall cells, numbered cel
     })
   )
 
+  it.effect("a column open up the page takes a one-line field on the rule an item's leader runs to, and none where no item leads", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // An amount column (440-506) whose walls run from 100 to 700, open at the top; rules
+        // across it at 506 (item 7, its dots running up to the column) and at 300 (nothing left of it).
+        for (const x of [440, 506]) p.drawLine({ start: { x, y: 100 }, end: { x, y: 700 }, thickness: 0.5, color: black })
+        p.drawLine({ start: { x: 40, y: 506 }, end: { x: 528, y: 506 }, thickness: 0.8, color: black })
+        p.drawLine({ start: { x: 440, y: 300 }, end: { x: 506, y: 300 }, thickness: 0.5, color: black })
+        const item = "Add lines 1 through 6  . . . . . . . . . . . . . . . .   7"
+        p.drawText(item, { x: 432 - font0.widthOfTextAtSize(item, 9), y: 508, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      const inColumn = fields.filter((f) => f.rect.x1 >= 439 && f.rect.x2 <= 507)
+      expect(inColumn).toHaveLength(1)
+      expect(near(inColumn[0]!, 441, 507, 505, 520, 1.5), JSON.stringify(inColumn[0]!.rect)).toBe(true)
+    })
+  )
+
   it.effect("a short rule of 22 pt after its label takes a count ('lived with you ▶ __')", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

@@ -87,6 +87,8 @@ export interface PageContext {
   readonly cells: ReadonlySet<Box>
   /** Rules that are cell borders of a table, not lines to write on. */
   readonly structural: ReadonlySet<HorizontalSegment>
+  /** Cells of `cells` that are one line on the rule of a column open up the page (`Tables`). */
+  readonly openLines: ReadonlySet<Box>
   /** The typical font size of the page's text, for font-relative thresholds. */
   readonly fontSize: number
 }

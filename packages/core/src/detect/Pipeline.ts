@@ -162,6 +162,7 @@ export const context = (raw: PageInput, options: DetectOptions): PageContext => 
     boxes,
     cells: new Set(boxes.filter((b) => cells.has(b))),
     structural: tables.structural,
+    openLines: new Set(boxes.filter((b) => tables.openLines.has(b))),
     fontSize: median(pieces.map((p) => p.size), 10)
   }
 }

@@ -14,12 +14,21 @@ export const MAX_CELL_HEIGHT = 100
 const JOIN = 1.5
 /** Walls shorter than this are ticks (comb dividers, marks), not the sides of an open cell. */
 const MIN_OPEN_HEIGHT = 6
+/**
+ * An open-top cell whose walls rise well past the tallest cell (a column running up the page,
+ * not a panel whose top line is missing) is one line on its bottom rule, this high: an amount
+ * column's row "7 ........ | ____ |".
+ */
+const COLUMN_HEIGHT = 1.5 * MAX_CELL_HEIGHT
+const OPEN_LINE_HEIGHT = 14
 /** Cells narrower than this are dividers of comb boxes or spacing, looked at by the comb source. */
 const MIN_CELL_WIDTH = 4
 
 export interface TableStructure {
   readonly cells: ReadonlyArray<Box>
   readonly structural: ReadonlySet<HorizontalSegment>
+  /** Open-top cells cut to one line on their rule: a field only where an item leads to them. */
+  readonly openLines: ReadonlySet<Box>
 }
 
 /**
@@ -63,6 +72,7 @@ export const analyse = (horizontals: ReadonlyArray<HorizontalSegment>, drawn: Re
   const verticalsBetween = (x1: number, x2: number) => byX.slice(lowerBound(byX, (v) => v.x, x1), lowerBound(byX, (v) => v.x, x2 + 1e-9))
   const structural = new Set<HorizontalSegment>()
   const cells: Array<Box> = []
+  const openLines = new Set<Box>()
   for (const h of horizontals) {
     const endsAt = (x: number) =>
       verticalsBetween(x - 2.5, x + 2.5).some(
@@ -103,10 +113,13 @@ export const analyse = (horizontals: ReadonlyArray<HorizontalSegment>, drawn: Re
       // their tops (amount columns whose row line is a leader that stops short of them).
       const b = columns[k + 1]
       if (!closed && b && b.x - a.x >= MIN_CELL_WIDTH && Math.abs(b.y2 - a.y2) <= JOIN && Math.min(a.y2, b.y2) - h.y >= MIN_OPEN_HEIGHT) {
-        cells.push({ x1: a.x, y1: h.y, x2: b.x, y2: Math.min(a.y2, b.y2, h.y + MAX_CELL_HEIGHT), stroked: true })
+        const column = Math.min(a.y2, b.y2) - h.y > COLUMN_HEIGHT
+        const cell = { x1: a.x, y1: h.y, x2: b.x, y2: column ? h.y + OPEN_LINE_HEIGHT : Math.min(a.y2, b.y2, h.y + MAX_CELL_HEIGHT), stroked: true }
+        cells.push(cell)
+        if (column) openLines.add(cell)
         structural.add(h)
       }
     }
   }
-  return { cells, structural }
+  return { cells, structural, openLines }
 }

@@ -89,6 +89,13 @@ const continuesEmptyCell = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyA
     width(o) >= 1.3 * height(o) && width(o) > width(b) && holdsNoText(o, pieces)
   )
 
+/**
+ * Text on a cell's bottom line that ends just left of it: the item number or the leader dots
+ * of the row whose value the cell takes ("7 . . . . . | ____").
+ */
+const ledTo = (b: Box, pieces: ReadonlyArray<TextPiece>): boolean =>
+  pieces.some((p) => p.x2 <= b.x1 + 1 && b.x1 - p.x2 <= 15 && p.y >= b.y1 - 2 && p.y <= b.y1 + 0.5 * height(b))
+
 export const candidates = (context: PageContext): Array<Candidate> => {
   const { input, pieces, boxes, pageWidth } = context
   const out: Array<Candidate> = []
@@ -141,6 +148,7 @@ export const candidates = (context: PageContext): Array<Candidate> => {
       sized: false
     }
     if (inside.length === 0) {
+      if (context.openLines.has(b) && !ledTo(b, pieces)) continue
       out.push({ ...base, rect: inset(b, 1), multiline: h > 30, features: { shadedOnly } })
       continue
     }
