@@ -262,17 +262,17 @@ const labelAll = (candidates: ReadonlyArray<Candidate>, context: PageContext): A
  * written on one line, and the cells without a label of their own would keep their whole height.
  */
 const alignRows = (out: Array<PageDetection>, kept: ReadonlyArray<Candidate>) => {
-  const placed = out.filter((d, i) => d.source === "cell" && !d.multiline && (d.rect.y1 !== kept[i]!.rect.y1 || d.rect.y2 !== kept[i]!.rect.y2))
+  const moved = (i: number) => out[i]!.rect.y1 !== kept[i]!.rect.y1 || out[i]!.rect.y2 !== kept[i]!.rect.y2
+  const cells = out.flatMap((d, i) => (d.source === "cell" && d.kind === "Text" && !d.multiline ? [i] : []))
+  // Each placed cell as its row was (the cell's own top and bottom) and the line it was given.
+  const placed = cells.filter(moved).map((i) => ({ row: kept[i]!.rect, line: out[i]!.rect }))
   if (placed.length === 0) return
-  out.forEach((d, i) => {
-    const cell = kept[i]!
-    if (d.source !== "cell" || d.multiline || d.kind !== "Text" || d.rect.y1 !== cell.rect.y1 || d.rect.y2 !== cell.rect.y2) return
-    const row = placed.find((p) => {
-      const original = kept[out.indexOf(p)]!.rect
-      return Math.abs(original.y1 - cell.rect.y1) <= 1 && Math.abs(original.y2 - cell.rect.y2) <= 1
-    })
-    if (row) out[i] = { ...d, rect: { ...d.rect, y1: row.rect.y1, y2: row.rect.y2 } }
-  })
+  for (const i of cells) {
+    if (moved(i)) continue
+    const cell = kept[i]!.rect
+    const row = placed.find((p) => Math.abs(p.row.y1 - cell.y1) <= 1 && Math.abs(p.row.y2 - cell.y2) <= 1)
+    if (row) out[i] = { ...out[i]!, rect: { ...out[i]!.rect, y1: row.line.y1, y2: row.line.y2 } }
+  }
 }
 
 /**

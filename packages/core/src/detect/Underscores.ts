@@ -144,7 +144,9 @@ export const dottedColumns = (
   const byColumn = new Map<number, Array<TextRun>>()
   for (const d of dots) {
     const key = Math.round((d.x + d.width / 2) * 2)
-    byColumn.set(key, [...(byColumn.get(key) ?? []), d])
+    const column = byColumn.get(key)
+    if (column) column.push(d)
+    else byColumn.set(key, [d])
   }
   const verticals: Array<{ x: number; y1: number; y2: number; thickness: number; dashed: boolean }> = []
   const used = new Set<TextRun>()
