@@ -371,6 +371,24 @@ describe("detector sources on generated pages: leaders, tall cells, numbered cel
     })
   )
 
+  it.effect("a cell whose text asks a question is a label and the room after it; a label in the cell before does not make it a value", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // "| Country  ____ | Of what country were you a citizen during the year?  ____ |"
+        for (const y of [600, 612]) p.drawLine({ start: { x: 40, y }, end: { x: 540, y }, thickness: 0.5, color: black })
+        for (const x of [40, 220, 540]) p.drawLine({ start: { x, y: 600 }, end: { x, y: 612 }, thickness: 0.5, color: black })
+        p.drawText("Country", { x: 44, y: 603, size: 8, font })
+        const question = "Of what country were you a citizen during the year?"
+        p.drawText(question, { x: 224, y: 603, size: 6, font })
+      })
+      const fields = yield* detect(bytes)
+      const right = fields.filter((f) => f.rect.x1 >= 220)
+      expect(right).toHaveLength(1)
+      // After the question, not over it.
+      expect(right[0]!.rect.x1).toBeGreaterThan(224 + font0.widthOfTextAtSize("Of what country were you a citizen during the year?", 6))
+    })
+  )
+
   it.effect("a short rule of 22 pt after its label takes a count ('lived with you ▶ __')", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

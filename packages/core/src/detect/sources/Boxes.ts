@@ -177,7 +177,10 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     const labelInBoxApart = outside !== undefined && boxes.some((o) =>
       o !== b && b.x1 - o.x2 > 3 && o.x1 < labelEnd && o.x2 > labelEnd && o.y1 < outside.baseline + 0.3 * outside.size && o.y2 > outside.baseline + 0.3 * outside.size
     )
-    if (outside?.position === "left" && !headsColumn(b, boxes, pieces) && !labelInBoxApart) {
+    // Text that asks or introduces ("... during the tax year? ▶", "Name:") is the cell's own
+    // label, however a label outside reads: no value was ever written so.
+    const asks = inside.some((p) => /[?:]$/u.test(p.text))
+    if (outside?.position === "left" && !headsColumn(b, boxes, pieces) && !labelInBoxApart && !asks) {
       out.push({ ...base, rect: inset(b, 1), features: { shadedOnly, valueInside: true } })
     } else if (b.stroked && !hasNeighbourRight(b, boxes) && Math.max(...inside.map((p) => p.size)) < 1.15 * context.fontSize) {
       // Only an outlined box reads as "label, then space": text on a shaded area is its content,
