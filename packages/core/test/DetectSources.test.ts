@@ -389,6 +389,39 @@ describe("detector sources on generated pages: leaders, tall cells, numbered cel
     })
   )
 
+  it.effect("a panel kept for the office gets no fields; a grid whose one cell is for the office keeps its other fields", () =>
+    Effect.gen(function* () {
+      const panel = yield* page((p, font) => {
+        // A bordered panel: "For Office Use Only" beside a "Fee Stamp" box and a row of check boxes.
+        p.drawRectangle({ x: 40, y: 600, width: 60, height: 80, borderWidth: 0.75, borderColor: black })
+        for (const [y, word] of [[660, "For"], [648, "Office"], [636, "Use Only"]] as const) p.drawText(word, { x: 46, y, size: 9, font })
+        p.drawRectangle({ x: 100, y: 620, width: 300, height: 60, borderWidth: 0.75, borderColor: black })
+        p.drawText("Fee Stamp", { x: 104, y: 670, size: 8, font })
+        p.drawRectangle({ x: 40, y: 560, width: 360, height: 40, borderWidth: 0.75, borderColor: black })
+        for (const x of [50, 200]) {
+          p.drawRectangle({ x, y: 575, width: 8, height: 8, borderWidth: 0.5, borderColor: black })
+          p.drawText("Approved", { x: x + 12, y: 576, size: 8, font })
+        }
+        // The applicant's part below.
+        p.drawText("Family name", { x: 40, y: 403, size: 9, font })
+        p.drawLine({ start: { x: 110, y: 400 }, end: { x: 400, y: 400 }, thickness: 0.5, color: black })
+      })
+      const fields = yield* detect(panel)
+      expect(fields.filter((f) => f.rect.y2 > 555)).toEqual([])
+      expect(fields.filter((f) => f.rect.y1 >= 398 && f.rect.y1 <= 402)).toHaveLength(1)
+
+      const grid = yield* page((p, font) => {
+        // A form that is one grid down the page; its last row's first cell says "For office use".
+        for (let k = 0; k <= 12; k++) p.drawLine({ start: { x: 40, y: 100 + 50 * k }, end: { x: 570, y: 100 + 50 * k }, thickness: 0.5, color: black })
+        for (const x of [40, 200, 570]) p.drawLine({ start: { x, y: 100 }, end: { x, y: 700 }, thickness: 0.5, color: black })
+        for (let k = 1; k < 12; k++) p.drawText(`Item ${k}`, { x: 44, y: 700 - 50 * k + 30, size: 9, font })
+        p.drawText("For office use", { x: 44, y: 130, size: 9, font })
+      })
+      const gridFields = yield* detect(grid)
+      expect(gridFields.filter((f) => f.rect.x1 >= 199).length).toBeGreaterThanOrEqual(10)
+    })
+  )
+
   it.effect("a short rule of 22 pt after its label takes a count ('lived with you ▶ __')", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

@@ -7,6 +7,7 @@ import type { Candidate, DetectOptions, FieldSource, PageContext, PageInput } fr
 import { area, height, overlapRatio, pieceBottom } from "./Geometry.ts"
 import * as Labels from "./Labels.ts"
 import * as MultiLines from "./MultiLines.ts"
+import * as OfficialUse from "./OfficialUse.ts"
 import * as RadioGroups from "./RadioGroups.ts"
 import * as Scorer from "./Scorer.ts"
 import * as Boxes from "./sources/Boxes.ts"
@@ -283,7 +284,9 @@ export const detectPage = (raw: PageInput, options: DetectOptions): Array<PageDe
   const page = context(raw, options)
   const { input, pieces } = page
   const accepted: Array<Candidate> = []
+  const office = OfficialUse.panels(page)
   const candidates = MultiLines.answerAreas(MultiLines.merge(SOURCES.flatMap((source) => source(page)).slice(0, MAX_CANDIDATES), page), page)
+    .filter((c) => !OfficialUse.inPanel(c.rect, office))
     .sort((a, b) => PRIORITY[a.source] - PRIORITY[b.source] || area(b.rect) - area(a.rect))
   for (const d of candidates) {
     if (accepted.some((a) => overlapRatio(a.rect, d.rect) > 0.4)) continue
