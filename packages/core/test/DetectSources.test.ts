@@ -422,6 +422,20 @@ describe("detector sources on generated pages: leaders, tall cells, numbered cel
     })
   )
 
+  it.effect("a heavy bar under a title is no line to write on; a thin rule after a label is", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("Application to Replace a Card", { x: 200, y: 720, size: 14, font })
+        p.drawLine({ start: { x: 100, y: 700 }, end: { x: 500, y: 700 }, thickness: 6, color: black })
+        p.drawText("Family name", { x: 40, y: 603, size: 9, font })
+        p.drawLine({ start: { x: 110, y: 600 }, end: { x: 400, y: 600 }, thickness: 0.5, color: black })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields).toHaveLength(1)
+      expect(fields[0]!.rect.y1).toBeLessThan(602)
+    })
+  )
+
   it.effect("a short rule of 22 pt after its label takes a count ('lived with you ▶ __')", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

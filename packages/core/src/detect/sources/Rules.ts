@@ -10,6 +10,9 @@ import type { HorizontalSegment } from "../VectorLines.ts"
 /** Shortest rule worth a text field, in points (about four characters). */
 export const MIN_RULE = 20
 
+/** A heavier bar (a title's underline, a section divider) is drawn to be seen, not written on. */
+const MAX_WRITING_LINE = 3
+
 /** The parts of [x1, x2] not covered by `covers`. */
 const freeIntervals = (x1: number, x2: number, covers: ReadonlyArray<readonly [number, number]>): Array<[number, number]> => {
   const out: Array<[number, number]> = []
@@ -26,13 +29,14 @@ const freeIntervals = (x1: number, x2: number, covers: ReadonlyArray<readonly [n
 /**
  * A dotted line running up to text or a box on its right leads the eye there; it is no blank.
  * The box may be drawn as four lines (a check box "□ Yes" after "Were you ever a citizen? ....."):
- * its left side, a short upright of a line's height, stands there; a table's wall is no such box.
+ * its left side, a short upright of a line's height, stands within three ems; a table's wall is
+ * no such box.
  */
 const isLeader = (h: HorizontalSegment, context: PageContext): boolean =>
   context.pieces.some((p) => p.x1 >= h.x2 - 2 && p.x1 - h.x2 <= 20 && pieceBottom(p) < h.y + 12 && pieceTop(p) > h.y - 3) ||
   context.input.graphics.boxes.some((b) => b.x1 >= h.x2 - 2 && b.x1 - h.x2 <= 20 && b.y1 < h.y + 12 && b.y2 > h.y - 3) ||
   context.input.graphics.verticals.some((v) =>
-    v.x >= h.x2 - 2 && v.x - h.x2 <= 20 && v.y2 - v.y1 >= 4 && v.y2 - v.y1 <= 16 && v.y1 > h.y - 3 && v.y2 < h.y + 16
+    v.x >= h.x2 - 2 && v.x - h.x2 <= 30 && v.y2 - v.y1 >= 4 && v.y2 - v.y1 <= 16 && v.y1 > h.y - 3 && v.y2 < h.y + 16
   )
 
 /** Text this small (in points) is caption text, whatever the page's body size. */
@@ -110,7 +114,7 @@ export const candidates = (context: PageContext): Array<Candidate> => {
   for (const h of input.graphics.horizontals) {
     const length = h.x2 - h.x1
     // Near page-wide rules separate sections.
-    if (length < MIN_RULE || length > 0.9 * pageWidth || structural.has(h)) continue
+    if (length < MIN_RULE || length > 0.9 * pageWidth || structural.has(h) || h.thickness > MAX_WRITING_LINE) continue
     if (h.dashed && isLeader(h, context)) continue
     const captions = captionsUnder(h, pieces)
     if (runningFooter(h, captions, pieces)) continue
