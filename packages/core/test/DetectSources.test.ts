@@ -436,6 +436,24 @@ describe("detector sources on generated pages: leaders, tall cells, numbered cel
     })
   )
 
+  it.effect("a rule across the page under a heading divides; an answer line across the page with room above is a field", () =>
+    Effect.gen(function* () {
+      const divided = yield* page((p, font) => {
+        // A heading right over a margin-to-margin rule, the section's first item under it.
+        p.drawText("Other Information (If an item does not apply to you, enter N/A.)", { x: 120, y: 656.5, size: 10, font })
+        p.drawLine({ start: { x: 36, y: 648 }, end: { x: 576, y: 648 }, thickness: 0.5, color: black })
+        p.drawText("A  What country issued your passport?", { x: 40, y: 630, size: 9, font })
+      })
+      expect((yield* detect(divided)).filter((f) => f.rect.x2 - f.rect.x1 > 500)).toEqual([])
+      const answer = yield* page((p, font) => {
+        // A question, then an answer line across the page 20 pt under it.
+        p.drawText("Explain why you are applying:", { x: 40, y: 560, size: 10, font })
+        p.drawLine({ start: { x: 36, y: 538 }, end: { x: 576, y: 538 }, thickness: 0.5, color: black })
+      })
+      expect((yield* detect(answer)).filter((f) => f.rect.y1 >= 536 && f.rect.y1 <= 541 && f.rect.x2 - f.rect.x1 > 500)).toHaveLength(1)
+    })
+  )
+
   it.effect("a short rule of 22 pt after its label takes a count ('lived with you ▶ __')", () =>
     Effect.gen(function* () {
       const bytes = yield* page((p, font) => {

@@ -4,7 +4,7 @@
  * line fields to their text. Pure: everything it needs is in the `PageInput`.
  */
 import type { Candidate, DetectOptions, FieldSource, PageContext, PageInput } from "./Candidate.ts"
-import { area, height, overlapRatio, pieceBottom } from "./Geometry.ts"
+import { area, height, overlapRatio, pieceBottom, width } from "./Geometry.ts"
 import * as Labels from "./Labels.ts"
 import * as MultiLines from "./MultiLines.ts"
 import * as OfficialUse from "./OfficialUse.ts"
@@ -51,6 +51,10 @@ const SIGNATURE = /\b(signature|signed|sign here)\b|\bunterschrift\b|\bfirma\b|ç
 
 /** A box taller than this many label heights holds more than the one line its label is on. */
 const TALL_FOR_ONE_LINE = 2.2
+/** A rule at least this share of the page wide runs across it, margin to margin. */
+const ACROSS_THE_PAGE = 0.85
+/** The least room (in points) over a rule for a line of writing. */
+const MIN_ROOM_ON_RULE = 9
 /** How far below a labelled line its unlabelled continuation lines may follow. */
 const MAX_LINE_SPACING = 36
 /** Shapes on a page beyond which its drawing is not read (underscore runs still are). */
@@ -302,7 +306,6 @@ export const detectPage = (raw: PageInput, options: DetectOptions): Array<PageDe
   for (const [i, named] of labelAll(survivors, page).entries()) {
     const d = survivors[i]!
     if (named.confidence <= 0 || named.confidence < options.confidence) continue
-    kept.push(d)
     let rect = d.rect
     const label = named.label
     if (!d.sized && d.kind === "Text" && !d.multiline && label?.position === "left" && height(rect) > TALL_FOR_ONE_LINE * label.size) {
@@ -324,7 +327,11 @@ export const detectPage = (raw: PageInput, options: DetectOptions): Array<PageDe
       const wanted = d.source === "rule" && size !== undefined ? Math.min(20, Math.max(12, 1.3 * size)) : height(rect)
       const others = survivors.filter((o) => o !== d).map((o) => o.rect)
       rect = capTop({ ...rect, y2: rect.y1 + wanted }, pieces, input.graphics, others)
+      // A rule across the page with a heading standing just over it divides sections; an answer
+      // line across the page has a line's room above it.
+      if (d.source === "rule" && width(rect) >= ACROSS_THE_PAGE * page.pageWidth && height(rect) < MIN_ROOM_ON_RULE) continue
     }
+    kept.push(d)
     out.push({
       page: input.page,
       kind: d.kind,
