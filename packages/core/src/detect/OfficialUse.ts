@@ -35,22 +35,24 @@ export const panels = (context: PageContext): Array<Rect> => {
     const text = [...inside].sort((p, q) => q.y - p.y || p.x1 - q.x1).map((p) => p.text).join(" ")
     return roleOf(text) === "official"
   })
+  const largest = MAX_PAGE_SHARE * context.pageWidth * context.pageHeight
   const out: Array<Rect> = []
   for (const seed of seeds) {
-    if (out.some((r) => touches(r, seed) && seed.x1 >= r.x1 && seed.x2 <= r.x2 && seed.y1 >= r.y1 && seed.y2 <= r.y2)) continue
+    if (out.some((r) => seed.x1 >= r.x1 && seed.x2 <= r.x2 && seed.y1 >= r.y1 && seed.y2 <= r.y2)) continue
+    // The boxes drawn together with it, reached one touching box at a time.
     const group = new Set<Rect>([seed])
+    const queue: Array<Rect> = [seed]
     let bounds: Rect = seed
-    for (let grown = true; grown;) {
-      grown = false
+    while (queue.length > 0 && area(bounds) <= largest) {
+      const g = queue.pop()!
       for (const b of boxes) {
-        if (group.has(b) || ![...group].some((g) => touches(g, b))) continue
+        if (group.has(b) || !touches(g, b)) continue
         group.add(b)
+        queue.push(b)
         bounds = { x1: Math.min(bounds.x1, b.x1), y1: Math.min(bounds.y1, b.y1), x2: Math.max(bounds.x2, b.x2), y2: Math.max(bounds.y2, b.y2) }
-        grown = true
       }
-      if (area(bounds) > MAX_PAGE_SHARE * context.pageWidth * context.pageHeight) break
     }
-    if (area(bounds) <= MAX_PAGE_SHARE * context.pageWidth * context.pageHeight) out.push(bounds)
+    if (area(bounds) <= largest) out.push(bounds)
   }
   return out
 }

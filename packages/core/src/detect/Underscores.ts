@@ -5,6 +5,7 @@
  * real width: exact for Helvetica/Arial, within a few points for other text faces.
  */
 import type { TextRun } from "../pdf/PageText.ts"
+import type { HorizontalSegment, VerticalSegment } from "./VectorLines.ts"
 
 /** A piece of text without underscores, on one baseline: a label candidate. */
 export interface TextPiece {
@@ -137,8 +138,8 @@ const mergeRuns = (runs: ReadonlyArray<UnderscoreRun>): Array<UnderscoreRun> => 
  */
 export const dottedColumns = (
   runs: ReadonlyArray<TextRun>,
-  horizontals: ReadonlyArray<{ readonly x1: number; readonly x2: number; readonly y: number }>
-): { readonly verticals: Array<{ x: number; y1: number; y2: number; thickness: number; dashed: boolean }>; readonly rest: ReadonlyArray<TextRun> } => {
+  horizontals: ReadonlyArray<HorizontalSegment>
+): { readonly verticals: Array<VerticalSegment>; readonly rest: ReadonlyArray<TextRun> } => {
   const dots = runs.filter((r) => r.text.trim() === "." && !r.turned)
   if (dots.length < 3) return { verticals: [], rest: runs }
   const byColumn = new Map<number, Array<TextRun>>()
@@ -148,7 +149,7 @@ export const dottedColumns = (
     if (column) column.push(d)
     else byColumn.set(key, [d])
   }
-  const verticals: Array<{ x: number; y1: number; y2: number; thickness: number; dashed: boolean }> = []
+  const verticals: Array<VerticalSegment> = []
   const used = new Set<TextRun>()
   for (const column of byColumn.values()) {
     column.sort((a, b) => a.y - b.y)

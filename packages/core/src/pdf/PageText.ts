@@ -74,8 +74,8 @@ const readPage = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<Page
             if (text.str.trim() === "") continue
             const [a, b, , d, e, f] = text.transform
             const size = Math.hypot(a!, b!) || Math.abs(d!) || text.height
-            const turned = a! <= 0 || Math.abs(b!) > 0.1 * size
-            runs.push(turned ? { text: text.str, x: e!, y: f!, width: text.width, height: size, turned } : { text: text.str, x: e!, y: f!, width: text.width, height: size })
+            const run: TextRun = { text: text.str, x: e!, y: f!, width: text.width, height: size }
+            runs.push(a! <= 0 || Math.abs(b!) > 0.1 * size ? { ...run, turned: true } : run)
           }
         }
       } catch {
