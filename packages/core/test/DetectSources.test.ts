@@ -821,3 +821,107 @@ describe("VectorLines: hatching and round buttons", () => {
     expect((g.circles ?? []).map((c) => [c.x1, c.y1, c.x2, c.y2].map(Math.round))).toEqual([[45, 45, 55, 55]])
   })
 })
+
+describe("detector sources on generated pages: table text, item answers, list entries, blocked cells", () => {
+  it.effect("text in a table cell beside another cell's label is the table's print; a value in a box of its own is a field", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // A two-column table row: "Language | Japanese ...", both cells printed.
+        for (const y of [600, 616]) p.drawLine({ start: { x: 40, y }, end: { x: 300, y }, thickness: 0.5, color: black })
+        for (const x of [40, 120, 300]) p.drawLine({ start: { x, y: 600 }, end: { x, y: 616 }, thickness: 0.5, color: black })
+        p.drawText("Language", { x: 44, y: 604, size: 9, font })
+        p.drawText("Japanese, English, or both of them", { x: 124, y: 604, size: 9, font })
+        // A flattened value in an outlined box of its own after its label.
+        p.drawText("Given Name:", { x: 40, y: 504, size: 10, font })
+        p.drawRectangle({ x: 110, y: 498, width: 150, height: 18, borderWidth: 0.75, borderColor: black })
+        p.drawText("ABC", { x: 114, y: 503, size: 10, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.filter((f) => f.rect.y1 >= 590), JSON.stringify(fields)).toEqual([])
+      expect(fields).toHaveLength(1)
+      expect(fields[0]!.name).toBe("Given Name")
+      expect(near(fields[0]!, 111, 499, 259, 515, 1.5)).toBe(true)
+    })
+  )
+
+  it.effect("lines under an item number alone are one answer from the first line; a box's text beside the last line labels none", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // "5.d." then four ruled lines at an 18 pt pitch, the top one on the item's baseline.
+        p.drawText("5.d.", { x: 318, y: 686, size: 10, font })
+        for (const y of [684, 666, 648, 630]) p.drawLine({ start: { x: 342, y }, end: { x: 576, y }, thickness: 0.5, color: black })
+        // Ruled paper whose bottom line has, beyond the wall of a box, that box's caption.
+        p.drawText("Explain:", { x: 200, y: 480, size: 10, font })
+        p.drawRectangle({ x: 40, y: 395, width: 110, height: 20, borderWidth: 0.75, borderColor: black })
+        p.drawText("Code", { x: 44, y: 402, size: 10, font })
+        for (const y of [454, 436, 418, 400]) p.drawLine({ start: { x: 200, y }, end: { x: 540, y }, thickness: 0.5, color: black })
+      })
+      const fields = yield* detect(bytes)
+      const item = fields.filter((f) => f.rect.x1 >= 340)
+      expect(item, JSON.stringify(item)).toHaveLength(1)
+      expect(item[0]!.multiline).toBe(true)
+      expect(item[0]!.rect.y1).toBeLessThan(631)
+      expect(item[0]!.rect.y2).toBeGreaterThan(690)
+      const ruled = fields.filter((f) => f.rect.x1 >= 190 && f.rect.x2 <= 545)
+      expect(ruled, JSON.stringify(ruled)).toHaveLength(1)
+      expect(ruled[0]!.multiline).toBe(true)
+      expect(ruled[0]!.rect.y1).toBeLessThan(401)
+      expect(ruled[0]!.rect.y2).toBeGreaterThan(460)
+    })
+  )
+
+  it.effect("stacked lines that each end in their own check boxes are one field each, not one area", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("GOALS", { x: 250, y: 700, size: 9, font })
+        for (const y of [670, 647, 624, 601]) {
+          p.drawLine({ start: { x: 200, y }, end: { x: 400, y }, thickness: 0.5, color: black })
+          for (let k = 0; k < 3; k++) p.drawRectangle({ x: 406 + 11 * k, y: y + 1, width: 8, height: 8, borderWidth: 0.75, borderColor: black })
+        }
+      })
+      const fields = yield* detect(bytes)
+      const lines = fields.filter((f) => f.kind === "Text")
+      expect(lines, JSON.stringify(lines)).toHaveLength(4)
+      expect(lines.every((f) => !f.multiline && f.rect.x1 >= 199 && f.rect.x2 <= 401)).toBe(true)
+      expect(fields.filter((f) => f.kind === "CheckBox")).toHaveLength(12)
+    })
+  )
+
+  it.effect("a cell filled grey is blocked out; a box in a pale tint is a field", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("Tax-exempt interest", { x: 40, y: 603, size: 9, font })
+        p.drawRectangle({ x: 140, y: 600, width: 20, height: 12, color: rgb(0.75, 0.75, 0.75) })
+        p.drawText("Family name", { x: 40, y: 503, size: 9, font })
+        p.drawRectangle({ x: 140, y: 498, width: 200, height: 16, color: rgb(0.86, 0.9, 0.94) })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.map((f) => f.name)).toEqual(["Family name"])
+    })
+  )
+})
+
+describe("Tables.analyse: rows of open-top cells", () => {
+  const h = (x1: number, x2: number, y: number) => ({ x1, x2, y, thickness: 0.5 })
+  const v = (x: number, y1: number, y2: number) => ({ x, y1, y2, thickness: 0.5 })
+  const cells = (t: Tables.TableStructure) => t.cells.map((c) => [c.x1, c.y1, c.x2, c.y2])
+
+  it("ends a row of open-top cells at a divider running up the page: the cents after the dollars", () => {
+    // "8b | dollars | cents |" with walls 12 pt high and the next column's divider from 50 to 460.
+    const row = Tables.analyse([h(345, 461, 420)], [v(345, 420, 432), v(367, 420, 432), v(439, 420, 432), v(461, 50, 460)])
+    expect(cells(row)).toEqual([
+      [345, 420, 367, 432],
+      [367, 420, 439, 432],
+      [439, 420, 461, 432]
+    ])
+  })
+
+  it("opens no cell between a comb's taller walls and its short ticks, nor in a column up the page", () => {
+    // A date comb: walls 10 pt high, ticks 6 pt between them (the comb source reads it).
+    const comb = Tables.analyse([h(80, 195, 113)], [v(80, 113, 123), v(94, 113, 119), v(108, 113, 123), v(123, 113, 119), v(137, 113, 123)])
+    expect(cells(comb)).toEqual([])
+    // A margin column: one wall rising 540 pt, the other 220 pt, the one beyond it as high.
+    const margin = Tables.analyse([h(14, 528, 144)], [v(14, 0, 686), v(29, 0, 364), v(200, 0, 364)])
+    expect(cells(margin).filter((c) => c[0] === 14)).toEqual([])
+  })
+})

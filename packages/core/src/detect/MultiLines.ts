@@ -5,15 +5,47 @@
  */
 import type { Candidate, PageContext } from "./Candidate.ts"
 import { pieceBottom, pieceTop } from "./Geometry.ts"
+import type { TextPiece } from "./Underscores.ts"
 
 const MIN_LINES = 3
 
 const isLine = (c: Candidate) => c.line !== undefined && (c.source === "rule" || c.source === "underscore")
 
-/** Text on the line's own baseline, left of it: "Label: ____". */
-const labelledOnLeft = (c: Candidate, context: PageContext): boolean =>
-  context.pieces.some(
-    (p) => p.x2 <= c.rect.x1 + 1 && p.x2 >= c.rect.x1 - 20 * context.fontSize && pieceTop(p) > c.line! && pieceBottom(p) < c.line! + context.fontSize
+/** Text within reach left of a line, in its column's width. */
+const leftOf = (c: Candidate, p: TextPiece, context: PageContext): boolean => p.x2 <= c.rect.x1 + 1 && p.x2 >= c.rect.x1 - 20 * context.fontSize
+
+/**
+ * A wall between x1 and x2 at height y: a vertical rule or an outlined box's side. Text beyond it
+ * is in another cell (a comb's caption beside a ruled area), not the line's label.
+ */
+const walled = (x1: number, x2: number, y: number, context: PageContext): boolean => {
+  const { verticals, boxes } = context.input.graphics
+  const across = (x: number, y1: number, y2: number) => x >= x1 - 1 && x <= x2 + 1 && y >= y1 && y <= y2
+  return verticals.some((v) => across(v.x, v.y1, v.y2)) || boxes.some((b) => b.stroked && (across(b.x1, b.y1, b.y2) || across(b.x2, b.y1, b.y2)))
+}
+
+/** The text on the line's own baseline, left of it on its side of any wall: "Label: ____". The nearest piece. */
+const leftLabel = (c: Candidate, context: PageContext): TextPiece | undefined =>
+  context.pieces
+    .filter(
+      (p) => leftOf(c, p, context) && pieceTop(p) > c.line! && pieceBottom(p) < c.line! + context.fontSize && !walled(p.x2, c.rect.x1, c.line!, context)
+    )
+    .sort((a, b) => b.x2 - a.x2)[0]
+
+const labelledOnLeft = (c: Candidate, context: PageContext): boolean => leftLabel(c, context) !== undefined
+
+/** An item's number alone ("5.d.", "12b", "(3)", "a."): it opens the answer written below it. */
+const ITEM_NUMBER = /^(?:\(?\d{1,3}(?:\.?[a-z]{1,2}|\.\d{1,2})?[.)]?|\(?[a-z][.)])$/i
+
+/**
+ * A check box right after the line's end, on its height: the line is one entry of a list, each
+ * with its own marks (a goal and its progress circles), not a line of a wrapped answer.
+ */
+const endsInCheckBox = (c: Candidate, candidates: ReadonlyArray<Candidate>, context: PageContext): boolean =>
+  candidates.some(
+    (o) =>
+      o.kind === "CheckBox" && o.rect.x1 >= c.rect.x2 - 1 && o.rect.x1 - c.rect.x2 <= 3 * context.fontSize &&
+      (o.rect.y1 + o.rect.y2) / 2 > c.line! - 2 && (o.rect.y1 + o.rect.y2) / 2 < c.line! + 1.5 * context.fontSize
   )
 
 export const merge = (candidates: ReadonlyArray<Candidate>, context: PageContext): Array<Candidate> => {
@@ -26,7 +58,9 @@ export const merge = (candidates: ReadonlyArray<Candidate>, context: PageContext
   for (const top of lines) {
     // "Address: ____" over unlabelled lines is a field with continuation lines, each its own
     // field; a stack of lines under a question is one area.
-    if (used.has(top) || labelledOnLeft(top, context)) continue
+    // An item number alone ("5.d.") opens a stack all the same: the item's answer starts there.
+    const own = leftLabel(top, context)
+    if (used.has(top) || (own !== undefined && !ITEM_NUMBER.test(own.text)) || endsInCheckBox(top, candidates, context)) continue
     const stack = [top]
     for (const c of lines) {
       const last = stack[stack.length - 1]!
@@ -40,7 +74,7 @@ export const merge = (candidates: ReadonlyArray<Candidate>, context: PageContext
       const between = context.pieces.some((p) => p.x2 > c.rect.x1 && p.x1 < c.rect.x2 && pieceBottom(p) >= c.line! - 1 && pieceTop(p) <= last.line! + 1)
       // Nor may it have its own label on its left ("Federal tax ____" under "State tax ____").
       const labelled = labelledOnLeft(c, context)
-      if (between || labelled) break
+      if (between || labelled || endsInCheckBox(c, candidates, context)) break
       stack.push(c)
     }
     if (stack.length < MIN_LINES) continue

@@ -65,6 +65,20 @@ const openWalls = (byY: ReadonlyArray<HorizontalSegment>, byX: ReadonlyArray<Ver
   return walls
 }
 
+/**
+ * Whether the open-top cell between columns k and k + 1 ends a row of them at a divider that
+ * runs on up the page (the cents after the dollars, against the next column's wall): its other
+ * wall is as high as the wall beyond it, the row's height, and the divider rises at least that
+ * much again. A comb's ticks beside its taller walls are no such row, nor is a column running up
+ * the page.
+ */
+const endsRow = (columns: ReadonlyArray<VerticalSegment>, k: number, h: HorizontalSegment): boolean => {
+  const [a, b] = [columns[k]!, columns[k + 1]!]
+  const [shorter, taller, beyond] = a.y2 < b.y2 ? [a, b, columns[k - 1]] : [b, a, columns[k + 2]]
+  const row = shorter.y2 - h.y
+  return beyond !== undefined && Math.abs(beyond.y2 - shorter.y2) <= JOIN && row <= MAX_CELL_HEIGHT && taller.y2 - h.y >= 2 * row
+}
+
 export const analyse = (horizontals: ReadonlyArray<HorizontalSegment>, drawn: ReadonlyArray<VerticalSegment>): TableStructure => {
   const byY = [...horizontals].sort((a, b) => a.y - b.y)
   const drawnByX = [...drawn].sort((a, b) => a.x - b.x)
@@ -112,7 +126,7 @@ export const analyse = (horizontals: ReadonlyArray<HorizontalSegment>, drawn: Re
       // An open-top cell: two walls of the same height rising from the line with no line across
       // their tops (amount columns whose row line is a leader that stops short of them).
       const b = columns[k + 1]
-      if (!closed && b && b.x - a.x >= MIN_CELL_WIDTH && Math.abs(b.y2 - a.y2) <= JOIN && Math.min(a.y2, b.y2) - h.y >= MIN_OPEN_HEIGHT) {
+      if (!closed && b && b.x - a.x >= MIN_CELL_WIDTH && (Math.abs(b.y2 - a.y2) <= JOIN || endsRow(columns, k, h)) && Math.min(a.y2, b.y2) - h.y >= MIN_OPEN_HEIGHT) {
         const column = Math.min(a.y2, b.y2) - h.y > COLUMN_HEIGHT
         const cell = { x1: a.x, y1: h.y, x2: b.x, y2: column ? h.y + OPEN_LINE_HEIGHT : Math.min(a.y2, b.y2, h.y + MAX_CELL_HEIGHT), stroked: true }
         cells.push(cell)

@@ -45,6 +45,11 @@ export interface Box extends Rect {
   readonly stroked: boolean
   /** Painted with a visible (non-white) fill: a tinted area. */
   readonly filled?: boolean
+  /**
+   * Filled in a mid or dark tone: a blocked-out cell (the grey of a tax form's "do not enter"
+   * squares) or a heading bar. Forms tint the places to write in pale colours.
+   */
+  readonly dark?: boolean
 }
 
 /** Everything of interest the page draws, in user space. */
@@ -83,6 +88,16 @@ const isVisibleColor = (hex: unknown): boolean => {
   return !(r! >= 0xf0 && g! >= 0xf0 && b! >= 0xf0)
 }
 
+/** Below this relative luminance a fill reads as grey or dark on paper, not as a pale tint. */
+const PALE = 0.8
+
+/** A colour given as a mid or dark tone (a pattern or an unknown colour is not). */
+const isDark = (hex: unknown): boolean => {
+  if (typeof hex !== "string" || !/^#[0-9a-f]{6}$/i.test(hex)) return false
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b! < PALE
+}
+
 /** Only a colour given as near-white counts as white (a pattern or an unknown colour does not). */
 const isWhite = (hex: unknown): boolean => typeof hex === "string" && /^#[0-9a-f]{6}$/i.test(hex) && !isVisibleColor(hex)
 
@@ -96,6 +111,8 @@ interface GraphicsState {
   fillWhite: boolean
   /** Filling with a tiling pattern: hatching that marks an area "not applicable". */
   fillHatched: boolean
+  /** Filling in a mid or dark tone (see `Box.dark`). */
+  fillDark: boolean
 }
 
 const STROKES: ReadonlySet<number> = new Set([OPS.stroke, OPS.closeStroke])
@@ -243,7 +260,7 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
   const marks: Array<Rect> = []
   const circles: Array<Rect> = []
   const whites: Array<Rect> = []
-  let state: GraphicsState = { ctm: IDENTITY, lineWidth: 1, dashed: false, strokeVisible: true, fillVisible: true, fillWhite: false, fillHatched: false }
+  let state: GraphicsState = { ctm: IDENTITY, lineWidth: 1, dashed: false, strokeVisible: true, fillVisible: true, fillWhite: false, fillHatched: false, fillDark: false }
   const stack: Array<GraphicsState> = []
 
   /** Records an axis-aligned segment; false for a slanted one (or a point). */
@@ -261,7 +278,8 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
     const h = r.y2 - r.y1
     if (h <= THIN && w > h) horizontals.push({ x1: r.x1, x2: r.x2, y: (r.y1 + r.y2) / 2, thickness: h + extra })
     else if (w <= THIN && h > w) verticals.push({ x: (r.x1 + r.x2) / 2, y1: r.y1, y2: r.y2, thickness: w + extra })
-    else boxes.push(filled ? { ...r, stroked, filled } : { ...r, stroked })
+    else if (!filled) boxes.push({ ...r, stroked })
+    else boxes.push(state.fillDark ? { ...r, stroked, filled, dark: true } : { ...r, stroked, filled })
   }
 
   for (let i = 0; i < list.fnArray.length; i++) {
@@ -305,11 +323,13 @@ export const fromOperatorList = (list: OperatorList): PageGraphics => {
         state.fillVisible = isVisibleColor(args?.[0])
         state.fillWhite = isWhite(args?.[0])
         state.fillHatched = false
+        state.fillDark = isDark(args?.[0])
         break
       case OPS.setFillColorN:
         state.fillVisible = true
         state.fillWhite = false
         state.fillHatched = Array.isArray(args) && args[0] === "TilingPattern"
+        state.fillDark = false
         break
       case OPS.setStrokeTransparent:
         state.strokeVisible = false

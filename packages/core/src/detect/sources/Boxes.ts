@@ -101,7 +101,8 @@ export const candidates = (context: PageContext): Array<Candidate> => {
   const out: Array<Candidate> = []
   for (const b of boxes) {
     const [w, h] = [width(b), height(b)]
-    if (isCheckSquare(b)) continue
+    // A grey or dark fill blocks a cell out ("do not enter") or bars a heading: nothing to write.
+    if (isCheckSquare(b) || b.dark === true) continue
     const inside = pieces.filter((p) => pieceCentreInside(p, b))
     // Hatching or outlined text inside: the box is marked "not applicable" or holds content.
     const inked = input.graphics.marks.some((m) => (m.x1 + m.x2) / 2 > b.x1 && (m.x1 + m.x2) / 2 < b.x2 && (m.y1 + m.y2) / 2 > b.y1 && (m.y1 + m.y2) / 2 < b.y2)
@@ -180,7 +181,7 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     // Text that asks or introduces ("... during the tax year? ▶", "Name:") is the cell's own
     // label, however a label outside reads: no value was ever written so.
     const asks = inside.some((p) => /[?:]$/u.test(p.text))
-    if (outside?.position === "left" && !headsColumn(b, boxes, pieces) && !labelInBoxApart && !asks) {
+    if (outside?.position === "left" && !context.cells.has(b) && !headsColumn(b, boxes, pieces) && !labelInBoxApart && !asks) {
       out.push({ ...base, rect: inset(b, 1), features: { shadedOnly, valueInside: true } })
     } else if (b.stroked && !hasNeighbourRight(b, boxes) && Math.max(...inside.map((p) => p.size)) < 1.15 * context.fontSize) {
       // Only an outlined box reads as "label, then space": text on a shaded area is its content,
