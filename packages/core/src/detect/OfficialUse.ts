@@ -9,7 +9,7 @@
  */
 import { roleOf } from "../understand/Vocabulary.ts"
 import type { PageContext } from "./Candidate.ts"
-import { pieceCentreInside } from "./Geometry.ts"
+import { area, centreInside, pieceCentreInside } from "./Geometry.ts"
 import type { Rect } from "./VectorLines.ts"
 
 /** A panel covering more of the page than this is the page's grid, not a panel. */
@@ -21,8 +21,6 @@ const TOUCH = 2
 
 const touches = (a: Rect, b: Rect) =>
   a.x1 <= b.x2 + TOUCH && b.x1 <= a.x2 + TOUCH && a.y1 <= b.y2 + TOUCH && b.y1 <= a.y2 + TOUCH
-
-const area = (r: Rect) => (r.x2 - r.x1) * (r.y2 - r.y1)
 
 /** The office's panels on a page, as rectangles. */
 export const panels = (context: PageContext): Array<Rect> => {
@@ -58,8 +56,5 @@ export const panels = (context: PageContext): Array<Rect> => {
 }
 
 /** Whether a field's middle lies in one of `panels`. */
-export const inPanel = (rect: Rect, panels: ReadonlyArray<Rect>): boolean => {
-  const x = (rect.x1 + rect.x2) / 2
-  const y = (rect.y1 + rect.y2) / 2
-  return panels.some((p) => x > p.x1 && x < p.x2 && y > p.y1 && y < p.y2)
-}
+export const inPanel = (rect: Rect, panels: ReadonlyArray<Rect>): boolean =>
+  panels.some((p) => centreInside((rect.x1 + rect.x2) / 2, (rect.y1 + rect.y2) / 2, p))

@@ -81,11 +81,18 @@ export interface OperatorList {
 /** pdf.js `DrawOPS` (not exported by its public API): codes inside a `constructPath` buffer. */
 const Draw = { moveTo: 0, lineTo: 1, curveTo: 2, quadraticCurveTo: 3, closePath: 4 } as const
 
+/** The red, green and blue of a colour pdf.js gives as "#rrggbb" (0-255); none for a pattern or an unknown colour. */
+const channels = (hex: unknown): readonly [number, number, number] | undefined =>
+  typeof hex === "string" && /^#[0-9a-f]{6}$/i.test(hex)
+    ? [parseInt(hex.slice(1, 3), 16), parseInt(hex.slice(3, 5), 16), parseInt(hex.slice(5, 7), 16)]
+    : undefined
+
+const nearWhite = ([r, g, b]: readonly [number, number, number]) => r >= 0xf0 && g >= 0xf0 && b >= 0xf0
+
 /** Near-white paint is invisible on paper: such lines are knock-outs or spacing, not rules. */
 const isVisibleColor = (hex: unknown): boolean => {
-  if (typeof hex !== "string" || !/^#[0-9a-f]{6}$/i.test(hex)) return true
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
-  return !(r! >= 0xf0 && g! >= 0xf0 && b! >= 0xf0)
+  const rgb = channels(hex)
+  return rgb === undefined || !nearWhite(rgb)
 }
 
 /** Below this relative luminance a fill reads as grey or dark on paper, not as a pale tint. */
@@ -93,13 +100,15 @@ const PALE = 0.8
 
 /** A colour given as a mid or dark tone (a pattern or an unknown colour is not). */
 const isDark = (hex: unknown): boolean => {
-  if (typeof hex !== "string" || !/^#[0-9a-f]{6}$/i.test(hex)) return false
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b! < PALE
+  const rgb = channels(hex)
+  return rgb !== undefined && (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]) / 255 < PALE
 }
 
 /** Only a colour given as near-white counts as white (a pattern or an unknown colour does not). */
-const isWhite = (hex: unknown): boolean => typeof hex === "string" && /^#[0-9a-f]{6}$/i.test(hex) && !isVisibleColor(hex)
+const isWhite = (hex: unknown): boolean => {
+  const rgb = channels(hex)
+  return rgb !== undefined && nearWhite(rgb)
+}
 
 interface GraphicsState {
   ctm: Matrix

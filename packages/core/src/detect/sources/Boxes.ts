@@ -102,7 +102,7 @@ export const candidates = (context: PageContext): Array<Candidate> => {
   for (const b of boxes) {
     const [w, h] = [width(b), height(b)]
     // A grey or dark fill blocks a cell out ("do not enter") or bars a heading: nothing to write.
-    if (isCheckSquare(b) || b.dark === true) continue
+    if (isCheckSquare(b) || b.dark) continue
     const inside = pieces.filter((p) => pieceCentreInside(p, b))
     // Hatching or outlined text inside: the box is marked "not applicable" or holds content.
     const inked = input.graphics.marks.some((m) => (m.x1 + m.x2) / 2 > b.x1 && (m.x1 + m.x2) / 2 < b.x2 && (m.y1 + m.y2) / 2 > b.y1 && (m.y1 + m.y2) / 2 < b.y2)
