@@ -102,7 +102,8 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
       const found: Array<PageDetection> = []
       // The text of the pages with detections, for naming them as uploaded forms are named.
       const texts: Array<PageText> = []
-      const scanned: Array<number> = []
+      // Pages with nothing to read in vectors: scans, or blank.
+      const unread: Array<number> = []
       // Every page's text while every page is read whole; undefined once one is not.
       let allText: Array<PageText> | undefined = selected.length === doc.numPages ? [] : undefined
       let done = 0
@@ -112,10 +113,9 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
         if (input.skipped === undefined) allText?.push(pageText)
         else allText = undefined
         const vector = Pipeline.detectPage(input, options)
-        // A page with nothing to read in vectors may be a scan: its fields are in its pixels.
         // (A page skipped for its text, or unreadable, is not read again.)
-        if (vector.length === 0 && input.skipped === undefined && input.runs.length < SCAN_MAX_RUNS && (yield* isScanned(doc, pageNumber))) {
-          scanned.push(pageNumber)
+        if (vector.length === 0 && input.skipped === undefined && input.runs.length < SCAN_MAX_RUNS) {
+          unread.push(pageNumber)
           continue
         }
         found.push(...vector)
@@ -123,6 +123,17 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
           texts.push(pageText)
         }
         yield* onProgress({ pagesDone: ++done, pagesTotal: selected.length })
+      }
+      // The vector pass reads no images, so a page it found nothing on is measured from the
+      // document opened with them: a page that is mostly image is a scan, its fields in its pixels.
+      const scanned: Array<number> = []
+      if (unread.length > 0) {
+        yield* PdfJs.use(bytes, (withImages) =>
+          Effect.forEach(unread, (pageNumber) =>
+            Effect.gen(function* () {
+              if (yield* isScanned(withImages, pageNumber)) scanned.push(pageNumber)
+              else yield* onProgress({ pagesDone: ++done, pagesTotal: selected.length })
+            }), { discard: true }))
       }
       // Scans are drawn from a document opened to be drawn (standard fonts, image decoders),
       // which vector pages do without; they are named from their OCR words by the pipeline.
@@ -142,6 +153,6 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
       }
       const understood = DetectedNames.labels(found, texts)
       return { fields: name(found.map((d, i) => ({ ...d, label: understood[i] ?? d.label })), existing), pagesTotal: selected.length, text: allText }
-    })
+    }), { withoutImages: true }
   )
 })

@@ -26,6 +26,11 @@ export interface OpenOptions {
   readonly forRendering?: boolean | undefined
   /** Images of more pixels than this are left undrawn (rendering only). */
   readonly maxImagePixels?: number | undefined
+  /**
+   * Leaves every image out of the pages' operator lists: readers of text and vector geometry
+   * alone skip decoding pixels they never look at (and copying them between pdf.js's threads).
+   */
+  readonly withoutImages?: boolean | undefined
 }
 
 const pdfjsRoot = () => dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"))
@@ -57,7 +62,8 @@ export const open = (bytes: Uint8Array, options: OpenOptions = {}): Effect.Effec
         stopAtErrors: false,
         ...characterMaps(),
         ...(options.forRendering ? renderingResources() : {}),
-        ...(options.maxImagePixels !== undefined ? { maxImageSize: options.maxImagePixels } : {})
+        // pdf.js drops an image of more than `maxImageSize` pixels before decoding it.
+        ...(options.withoutImages ? { maxImageSize: 0 } : options.maxImagePixels !== undefined ? { maxImageSize: options.maxImagePixels } : {})
       })
     ),
     (task) => Effect.promise(() => task.destroy())

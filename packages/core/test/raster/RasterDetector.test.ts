@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as FieldDetector from "../../src/detect/FieldDetector.ts"
 import * as RasterDetector from "../../src/detect/raster/RasterDetector.ts"
 import type { Rect } from "../../src/detect/VectorLines.ts"
 import * as PdfJs from "../../src/pdf/PdfJs.ts"
@@ -112,6 +113,19 @@ describe("raster detector on a drawn scan", () => {
       )
       expect(fields.map((f) => f.kind).sort()).toEqual(["CheckBox", "Text"])
       expect(fields.every((f) => f.label === undefined)).toBe(true)
+    }))
+  it.effect("is where the detector sends a page of a document that is all image, page by page", () =>
+    Effect.gen(function*() {
+      // The vector pass reads no images: the page must still be measured as a scan and drawn.
+      const pdf = yield* drawnScan
+      const progress: Array<FieldDetector.DetectProgress> = []
+      const { fields } = yield* FieldDetector.detect(
+        pdf,
+        { confidence: 0.1, allowCheckboxes: true },
+        (p) => Effect.sync(() => void progress.push(p))
+      )
+      expect(fields.map((f) => f.kind).sort()).toEqual(["CheckBox", "Text"])
+      expect(progress).toEqual([{ pagesDone: 1, pagesTotal: 1 }])
     }))
 })
 
