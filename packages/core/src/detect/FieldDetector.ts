@@ -113,7 +113,8 @@ export const detect = Effect.fn("FieldDetector.detect")(function* (
         if (input.skipped === undefined) allText?.push(pageText)
         else allText = undefined
         const vector = Pipeline.detectPage(input, options)
-        // (A page skipped for its text, or unreadable, is not read again.)
+        // A page with nothing to read in vectors may be a scan, measured below. (A page skipped
+        // for its text, or unreadable, is not read again.)
         if (vector.length === 0 && input.skipped === undefined && input.runs.length < SCAN_MAX_RUNS) {
           unread.push(pageNumber)
           continue
