@@ -8,7 +8,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { PDFDocument, PDFName } from "@cantoo/pdf-lib"
+import { degrees, PDFDocument, PDFName, rgb, StandardFonts } from "@cantoo/pdf-lib"
 import { OPS } from "pdfjs-dist/legacy/build/pdf.mjs"
 import type { ConversionProgress } from "../src/Converter.ts"
 import * as FieldDetector from "../src/detect/FieldDetector.ts"
@@ -150,6 +150,25 @@ describe("FieldDetector on generated flat forms", () => {
         expect(pagesTotal).toBe(1)
         expect(fields).toEqual([])
       }
+    }))
+
+  it.effect("hands on the page's text as read, text turned up the margin included", () =>
+    Effect.gen(function* () {
+      // Detection leaves the turned words out of its labels; the text it hands on for storing the
+      // converted form (its as_text) is the page as PageText.read reads it.
+      const doc = yield* Effect.promise(() => PDFDocument.create())
+      const font = yield* Effect.promise(() => doc.embedFont(StandardFonts.Helvetica))
+      const page = doc.addPage([612, 792])
+      // Mostly text along the page (a page mostly turned keeps all of its text as the labels' too).
+      for (const [k, label] of ["Full name", "Employer", "Job title"].entries()) {
+        page.drawText(label, { x: 72, y: 700 - 40 * k, size: 10, font })
+        page.drawLine({ start: { x: 130, y: 698 - 40 * k }, end: { x: 330, y: 698 - 40 * k }, thickness: 0.5, color: rgb(0, 0, 0) })
+      }
+      page.drawText("Attach Forms W-2 here.", { x: 40, y: 600, size: 7, font, rotate: degrees(90) })
+      const bytes = new Uint8Array(yield* Effect.promise(() => doc.save()))
+      const { fields, text } = yield* detect(bytes)
+      expect(fields.map((f) => f.name)).toEqual(["Full name", "Employer", "Job title"])
+      expect(text?.[0]?.runs.map((r) => r.text)).toContain("Attach Forms W-2 here.")
     }))
 
   it.effect("works in user space on a page with /Rotate 90", () =>

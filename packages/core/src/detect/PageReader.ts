@@ -35,7 +35,7 @@ export const read = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<P
         return rect ? [rect] : []
       })
       const [x1, y1, x2, y2] = page.view as [number, number, number, number]
-      return { page: pageNumber, view: [x1, y1, x2, y2] as const, runs: PageText.alongThePage(text.runs), graphics, widgets }
+      return { page: pageNumber, view: [x1, y1, x2, y2] as const, runs: text.runs, graphics, widgets }
     }).pipe(Effect.ensuring(Effect.sync(() => page.cleanup())))
   }).pipe(
     Effect.catchCause((cause) => {

@@ -3,6 +3,7 @@
  * keep the most certain candidate where several overlap, label and score the survivors, size
  * line fields to their text. Pure: everything it needs is in the `PageInput`.
  */
+import { alongThePage } from "../pdf/PageText.ts"
 import type { Candidate, DetectOptions, FieldSource, PageContext, PageInput } from "./Candidate.ts"
 import { area, height, overlapRatio, pieceBottom, width } from "./Geometry.ts"
 import * as Labels from "./Labels.ts"
@@ -142,7 +143,8 @@ export const context = (raw: PageInput, options: DetectOptions): PageContext => 
   const clipped = clipToPage(raw.graphics, raw.view)
   // A technical drawing or map is no form, and pairwise analysis of its shapes would take long.
   const shapes = clipped.horizontals.length + clipped.verticals.length + clipped.boxes.length + clipped.marks.length
-  const dotted = Underscores.dottedColumns(raw.runs, clipped.horizontals)
+  // Text turned up the margin labels nothing here either (`alongThePage`), as in field understanding.
+  const dotted = Underscores.dottedColumns(alongThePage(raw.runs), clipped.horizontals)
   const graphics = shapes > MAX_SHAPES
     ? EMPTY_GRAPHICS
     : { ...clipped, verticals: [...clipped.verticals, ...dotted.verticals], boxes: [...clipped.boxes, ...boxesOnTint(clipped)] }
