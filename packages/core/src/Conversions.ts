@@ -16,7 +16,7 @@ import * as JobRunner from "./JobRunner.ts"
 import { finalMessage, type PdfRejected, type PdfUnusable } from "./pdf/PdfError.ts"
 import * as PdfEngine from "./PdfEngine.ts"
 import * as Storage from "./Storage.ts"
-import { withUndo } from "./Undo.ts"
+import { withUndo, withUndoAll } from "./Undo.ts"
 
 // Types only: the check runs in the PdfEngine's workers, and this module loads in the server.
 export type { CheckOptions as FlatCheckOptions, FlatCheck, PageReport as FlatCheckPage } from "./detect/FlatCheck.ts"
@@ -143,8 +143,12 @@ export const layer: Layer.Layer<
           yield* events.publish(yield* finalEventAgain(job))
           return "done" as const
         }
-        yield* update(job, { status: "processing", attempts: job.attempts + 1 })
-        const outcome = yield* Effect.result(convert(job))
+        // The record shows the job at work while the conversion starts, not before: the
+        // conversion does not read it, and the job's outcome is recorded only after both.
+        const [, outcome] = yield* Effect.all(
+          [update(job, { status: "processing", attempts: job.attempts + 1 }), Effect.result(convert(job))],
+          { concurrency: 2 }
+        )
         // A crashed worker, a converter service away, or records that cannot be reached.
         const transient = outcome._tag === "Failure" &&
           ((outcome.failure._tag === "PdfRejected" || outcome.failure._tag === "ConverterError") && outcome.failure.transient === true ||
@@ -207,14 +211,14 @@ export const layer: Layer.Layer<
         }
         // A job that cannot be recorded or scheduled (a full disk) takes its uploaded PDF and its
         // record with it: nothing is left that would never run.
-        yield* withUndo(
-          storage.putBlob(keys.input(job.owner, job.id), input.bytes, { contentType: "application/pdf" }),
-          storage.deleteBlob(keys.input(job.owner, job.id)),
-          withUndo(
-            storage.insertJson(ConversionJob, keys.job(job.owner, job.id), job),
-            storage.deleteDocument(keys.job(job.owner, job.id), "any"),
-            runner.submit({ kind: "conversion", id: job.id, owner: job.owner })
-          )
+        // The PDF and the record are written side by side: neither is read before the job is
+        // scheduled, and the job is scheduled only once both are in place.
+        yield* withUndoAll(
+          [
+            { write: storage.putBlob(keys.input(job.owner, job.id), input.bytes, { contentType: "application/pdf" }), undo: storage.deleteBlob(keys.input(job.owner, job.id)) },
+            { write: storage.insertJson(ConversionJob, keys.job(job.owner, job.id), job), undo: storage.deleteDocument(keys.job(job.owner, job.id), "any") }
+          ],
+          runner.submit({ kind: "conversion", id: job.id, owner: job.owner })
         )
         return job
       }),

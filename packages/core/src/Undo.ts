@@ -2,7 +2,7 @@
  * Undoing earlier writes when a later one fails, so a request that fails half-way (a full
  * disk, a client that left) leaves no blob or record that nothing points to.
  */
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 
 /**
  * Runs a compensating write (deleting what an earlier step wrote): best effort, since the
@@ -26,4 +26,33 @@ export const withUndo = <A, E, R, B, E2, R2, E3>(
 ): Effect.Effect<B, E | E2, R | R2> =>
   Effect.uninterruptibleMask((restore) =>
     Effect.andThen(write, restore(next).pipe(Effect.onError(() => undo(undoWrite))))
+  )
+
+/** A write and the compensating write that removes what it wrote. */
+export interface UndoableWrite<E, R> {
+  readonly write: Effect.Effect<unknown, E, R>
+  readonly undo: Effect.Effect<unknown, unknown>
+}
+
+/**
+ * `writes` side by side (none depends on another), then `next`. When a write fails, the others
+ * that succeeded are undone; when `next` fails or is interrupted, all of them are. As in
+ * `withUndo`, only `next` can be interrupted.
+ */
+export const withUndoAll = <E, R, B, E2, R2>(
+  writes: ReadonlyArray<UndoableWrite<E, R>>,
+  next: Effect.Effect<B, E2, R2>
+): Effect.Effect<B, E | E2, R | R2> =>
+  Effect.uninterruptibleMask((restore) =>
+    Effect.gen(function*() {
+      const exits = yield* Effect.forEach(writes, ({ write }) => Effect.exit(write), { concurrency: "unbounded" })
+      const undoDone = Effect.forEach(
+        writes.filter((_, i) => Exit.isSuccess(exits[i]!)),
+        (w) => undo(w.undo),
+        { concurrency: "unbounded", discard: true }
+      )
+      const failed = exits.find(Exit.isFailure)
+      if (failed !== undefined) return yield* Effect.andThen(undoDone, Effect.failCause(failed.cause))
+      return yield* restore(next).pipe(Effect.onError(() => undoDone))
+    })
   )
