@@ -168,6 +168,8 @@ const overallMeaningful = zero()
 const overallMeaningfulShort = zero()
 const overallSpan = zero()
 const overallSpanMeaningful = zero()
+const overallDescription = zero()
+const overallDescriptionShort = zero()
 const cases: Array<Case> = []
 const semantics: Array<{ form: string; name: string; semantic: unknown }> = []
 const rows: Array<string> = []
@@ -192,6 +194,7 @@ for (const entry of entries) {
   const blind = Understanding.understand(inputs, text, { useTooltips: false })
   const counts = zero()
   const short = zero()
+  const described = zero()
   inputs.forEach((input, i) => {
     if (input.tooltip === undefined || input.field.form_type === "PushButton") return
     const reference = tokens(input.tooltip)
@@ -200,6 +203,10 @@ for (const entry of entries) {
     const predicted = tokens(u.label)
     add(counts, predicted, reference)
     add(overall, predicted, reference)
+    const description = tokens(u.description)
+    add(described, description, reference)
+    add(overallDescription, description, reference)
+    if (reference.length <= SHORT) add(overallDescriptionShort, description, reference)
     if (reference.length <= SHORT) {
       add(short, predicted, reference)
       add(overallShort, predicted, reference)
@@ -217,7 +224,7 @@ for (const entry of entries) {
       type: input.field.form_type,
       page: input.field.page,
       tooltip: input.tooltip,
-      inferred: u.label,
+      inferred: process.env["DESC"] ? u.description : u.label,
       source: u.source,
       position: u.position,
       f1: fieldF1(predicted, reference),
@@ -228,7 +235,7 @@ for (const entry of entries) {
   rows.push(
     `${entry.name.padEnd(58)} ${String(counts.fields).padStart(4)}  F1 ${f1(counts).toFixed(3)}   short ${String(short.fields).padStart(4)}  F1 ${
       short.fields > 0 ? f1(short).toFixed(3) : "  -  "
-    }`
+    }   description F1 ${f1(described).toFixed(3)}`
   )
 }
 
@@ -260,6 +267,8 @@ const line = (title: string, c: Counts) =>
   console.log(`${title}: ${c.fields} fields, token F1 ${f1(c).toFixed(3)} (P ${(c.tp / c.predicted).toFixed(3)}, R ${(c.tp / c.reference).toFixed(3)})`)
 line("meaningful /TU (not a machine name)", overallMeaningful)
 line(`meaningful short /TU (<= ${SHORT} words)`, overallMeaningfulShort)
+line("accessible description (path, item number, label) against /TU", overallDescription)
+line(`accessible description, short /TU (<= ${SHORT} words)`, overallDescriptionShort)
 line("all /TU, best-matching /TU span (sentences of the /TU)", overallSpan)
 line("meaningful /TU, best-matching /TU span", overallSpanMeaningful)
 
@@ -279,8 +288,8 @@ const shownTitle = flag("--all")
 console.log(`\n${shownTitle}:`)
 for (const c of shown) {
   console.log(
-    `  ${c.f1.toFixed(2)}/${c.spanF1.toFixed(2)} ${c.form} p${c.page} ${c.type} [${c.source}${c.position ? `/${c.position}` : ""}] TU=${JSON.stringify(c.tooltip.slice(0, 90))} got=${
-      JSON.stringify(c.inferred.slice(0, 90))
+    `  ${c.f1.toFixed(2)}/${c.spanF1.toFixed(2)} ${c.form} p${c.page} ${c.type} [${c.source}${c.position ? `/${c.position}` : ""}] TU=${JSON.stringify(c.tooltip.slice(0, 200))} got=${
+      JSON.stringify(c.inferred.slice(0, 200))
     } (${c.formName.slice(-40)})`
   )
 }

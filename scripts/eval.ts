@@ -115,7 +115,12 @@ interface LabelFigures {
 
 interface Figures {
   readonly autofill: Record<Mode, AutofillFigures>
-  readonly labels: { readonly all_tu: LabelFigures; readonly short_tu: LabelFigures }
+  readonly labels: {
+    readonly all_tu: LabelFigures
+    readonly short_tu: LabelFigures
+    /** The accessible name (`semantic.description`, else the name) against the /TU; absent from older baselines. */
+    readonly description?: LabelFigures | undefined
+  }
 }
 
 /** eval/baseline.json: the autofill part at the top (as it has always been), detection beside it. */
@@ -162,7 +167,8 @@ const measureLabels = async (): Promise<Figures["labels"]> => {
   }
   return {
     all_tu: figure(/^overall: (\d+) fields with a \/TU, token F1 ([\d.]+)/m, "overall"),
-    short_tu: figure(/^short \/TU \(<= \d+ words\): (\d+) fields, token F1 ([\d.]+)/m, "short /TU")
+    short_tu: figure(/^short \/TU \(<= \d+ words\): (\d+) fields, token F1 ([\d.]+)/m, "short /TU"),
+    description: figure(/^accessible description \(path, item number, label\) against \/TU: (\d+) fields, token F1 ([\d.]+)/m, "accessible description")
   }
 }
 
@@ -273,6 +279,11 @@ const table = (figures: Figures, baseline: Baseline | undefined): string => {
   const { all_tu, short_tu } = figures.labels
   rows.push([`label token F1: all /TU (${all_tu.fields} fields)`, fixed(all_tu.f1), baseline ? fixed(baseline.labels.all_tu.f1) : ""])
   rows.push([`label token F1: /TU <= 8 words (${short_tu.fields})`, fixed(short_tu.f1), baseline ? fixed(baseline.labels.short_tu.f1) : ""])
+  const description = figures.labels.description
+  const descriptionThen = baseline?.labels.description
+  if (description) {
+    rows.push([`accessible name token F1: all /TU (${description.fields})`, fixed(description.f1), descriptionThen ? fixed(descriptionThen.f1) : ""])
+  }
   const width = Math.max(...rows.map((row) => row[0].length))
   const lines = rows.map(([name, value, then]) => `${name.padEnd(width)}  ${value.padStart(6)}  ${then.padStart(8)}`.trimEnd())
   const labelled = modes.map((mode) => `${figures.autofill[mode].labelled} labelled fields (${mode})`).join(", ")

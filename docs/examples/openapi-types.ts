@@ -571,6 +571,7 @@ export interface operations {
                                     /** @enum {string} */
                                     name_order?: "family_first";
                                 };
+                                description?: string;
                             };
                         }[];
                     }[];
@@ -736,6 +737,7 @@ export interface operations {
                                         /** @enum {string} */
                                         name_order?: "family_first";
                                     };
+                                    description?: string;
                                 };
                             }[];
                             group_instructions: {
@@ -876,6 +878,7 @@ export interface operations {
                                     /** @enum {string} */
                                     name_order?: "family_first";
                                 };
+                                description?: string;
                             };
                         }[];
                         group_instructions: {
@@ -1053,6 +1056,7 @@ export interface operations {
                                         /** @enum {string} */
                                         name_order?: "family_first";
                                     };
+                                    description?: string;
                                 };
                             }[];
                             group_instructions: {

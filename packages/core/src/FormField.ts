@@ -66,7 +66,13 @@ export const FieldSemantic = Schema.Struct({
   dependent_index: Schema.optionalKey(Schema.Int),
   /** The headings the field sits under, outermost first ("Part 3. Spouse", "Mailing address"). */
   section: Schema.optionalKey(Schema.Array(Schema.String)),
-  format: Schema.optionalKey(FieldFormat)
+  format: Schema.optionalKey(FieldFormat),
+  /**
+   * The field's accessible name, when it says more than `name`: on a form set out in numbered
+   * parts, the part, heading and item number before the label ("Part 1. Information About You.
+   * Mailing Address. 3.b. Street Number and Name"); for a check box of a group, its question.
+   */
+  description: Schema.optionalKey(Schema.String)
 })
 export type FieldSemantic = typeof FieldSemantic.Type
 

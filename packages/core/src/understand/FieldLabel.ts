@@ -153,6 +153,13 @@ const textStart = (p: Phrase): number => {
   return p.x1 + ((p.x2 - p.x1) * number[0].length) / p.text.length
 }
 
+/** The item number printed before a label ("3.b.", "12)"), without the space after it. */
+export const itemNumberOf = (label: Label): string | undefined => {
+  const first = label.phrases[0]
+  const number = first ? ITEM_NUMBER.exec(first.text.trim()) : null
+  return number ? number[0].trim().replace(/\*$/, "") : undefined
+}
+
 /** Whether a phrase's words start at `x` (past any item number), within `slack`. */
 const alignedWith = (p: Phrase, x: number, slack: number): boolean => Math.abs(p.x1 - x) <= slack || Math.abs(textStart(p) - x) <= slack
 

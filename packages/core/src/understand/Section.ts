@@ -21,6 +21,8 @@ export interface Heading {
 const NUMBERED = /^(?:part|section|step|schedule|chapter|teil|abschnitt|schritt|partie|section|rubrique|cadre|volet|seccion|parte|apartado|paso|capitulo|bloque)\s+(?:[0-9]{1,2}[a-z]?|[ivxlc]{1,5}|[a-z])\b/i
 const ROMAN = /^[IVX]{1,4}[.)]\s+\p{L}/u
 const ROMAN_NUMBER = /^[IVX]{1,4}[.)]/
+// "5. Calculation of the sales and duty payable": a number and a title.
+const NUMBERED_TITLE = /^\d{1,2}[.)]\s+\p{Lu}/u
 // A heading that is a number and nothing more so far ("Part 3."), its title on the next line.
 const NUMBERED_ONLY = /^(?:part|section|step|schedule|teil|abschnitt|partie|parte|sección|seccion)\s+\S+$/i
 // "H) Désignation de l'employeur", "B. Angaben zum Arbeitgeber": a lettered block of a form.
@@ -55,13 +57,14 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     if (boxes.some((b) => centreInside(p, b))) continue
     const labelsBox = boxes.some((b) => overlapY(p, b) > 0.3 * (p.y2 - p.y1) && b.x1 - p.x2 >= -2 && b.x1 - p.x2 <= 4 * p.size)
     if (labelsBox) continue
-    const numbered = NUMBERED.test(text) || ROMAN.test(text)
     const letters = text.replace(/[^\p{L}]/gu, "")
     // Acronyms alone ("IRS EIN", "SSN / ITIN") label a box: a heading in capitals has a word
     // (or is spaced out letter by letter: "A N E X O").
     const acronyms = words.length <= 3 && words.every((w) => /^\p{L}{2,3}$/u.test(w.replace(/[^\p{L}]/gu, "")))
     const capitals = letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && words.length >= 2 && !acronyms
     const large = p.size >= 1.15 * body && words.length <= 12
+    // "5. Calculation of the sales", set large or in capitals, numbers a part as "Part 5" does.
+    const numbered = NUMBERED.test(text) || ROMAN.test(text) || (NUMBERED_TITLE.test(text) && (large || capitals))
     const lettered = LETTERED.test(text) && words.length <= 10
     const enumerated = ENUMERATED.test(text)
     if (!numbered && !capitals && !large && !lettered && !enumerated) continue
@@ -69,7 +72,7 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     if (!numbered && /[.;,]$/.test(text) && words.length > 6) continue
     if (!numbered && !/^[\p{Lu}\p{N}(]/u.test(text)) continue
     // A number with no title ("Part 3. (select only one box):" refers to a part, it does not open one).
-    if (numbered && !/\p{L}{2}/u.test(text.replace(NUMBERED, "").replace(ROMAN_NUMBER, "").replace(/\([^)]*\)/g, ""))) continue
+    if (numbered && !/\p{L}{2}/u.test(text.replace(NUMBERED, "").replace(ROMAN_NUMBER, "").replace(/^\d{1,2}[.)]/, "").replace(/\([^)]*\)/g, ""))) continue
     out.push({ text, rect: p, size: p.size, level: numbered ? 1 : 2 })
   }
   return joinWrapped(out)

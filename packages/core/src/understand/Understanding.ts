@@ -43,6 +43,12 @@ export interface Understood {
   /** Caption printed by each option of a radio group or check box, by export value. */
   readonly captions: ReadonlyMap<string, string>
   readonly semantic: Semantic.FieldSemantic
+  /**
+   * What a screen reader should say for the field (its accessible name, the /TU a careful
+   * author writes): the /TU itself when there is one; otherwise, on a form set out in numbered
+   * parts, the path to the field (part, heading, item number) before its label; else the label.
+   */
+  readonly description: string
 }
 
 export interface Options {
@@ -276,11 +282,14 @@ export const understand = (
     return layout?.phrases.some((p) => close(p) && Math.abs(p.x1 - rect.x1) < 300 && SIGNATURE_WORD.test(p.text)) ?? false
   }
 
+  const paths: Array<ReadonlyArray<Section.Heading>> = []
   const semantics = names.map((l, i) => {
     const input = inputs[i]!
     const first = input.widgets.find((w) => usableRect(w.rect) && layouts.has(w.page))
     const place = sectionsByPage.get(first?.page ?? -1)
-    const headings = first && place ? Section.sectionOf(first.rect, place.headings, place.carried).map((h) => h.text) : []
+    const path = first && place ? Section.sectionOf(first.rect, place.headings, place.carried) : []
+    paths.push(path)
+    const headings = path.map((h) => h.text)
     const question = groupQuestions.get(i)
     const section = question ? [...headings, question] : headings
     const hints = first ? hintsNear(layouts.get(first.page)!.phrases, first.rect) : ""
@@ -309,13 +318,63 @@ export const understand = (
   const representatives = ownWords.map(Vocabulary.namesRepresentative)
   const inBlock = withSignerRoles(inputs, withSigningBlockRoles(inputs, inRow, explicit, representatives), explicit, layouts)
   const numbered = withHouseNumbers(inputs, inBlock, ownWords)
-  return withRowIndexes(inputs, numbered).map((semantic, i) => ({
-    label: qualifiedNames[i]!,
-    source: labels[i]!.source,
-    position: labels[i]!.position,
-    captions: labels[i]!.captions,
-    semantic
-  }))
+  // A form set out in three numbered parts or more ("Part 1" to "Part 8", "1." to "5."), as
+  // long forms are, names its fields with their place in it (see `accessibleName`).
+  const parts = new Set(paths.flatMap((path) => path.filter(numbersAPart).map((h) => headingWords(h.text))))
+  const inParts = parts.size >= MIN_PARTS
+  return withRowIndexes(inputs, numbered).map((semantic, i) => {
+    const label = qualifiedNames[i]!
+    const description = labels[i]!.source === "tooltip"
+      ? label
+      : accessibleName(label, names[i]!.label, inParts ? paths[i]! : [], groupQuestions.get(i), names[i]!.found)
+    return {
+      label,
+      source: labels[i]!.source,
+      position: labels[i]!.position,
+      captions: labels[i]!.captions,
+      semantic: description !== label ? { ...semantic, description } : semantic,
+      description
+    }
+  })
+}
+
+/** How many numbered parts make a form long enough for its fields' names to say where they are. */
+const MIN_PARTS = 3
+
+/** A heading's words without the page's note that it goes on from the page before. */
+const headingWords = (text: string): string =>
+  text.replace(/\s*[([]?\s*(?:continued|cont'd|cont\.|suite|fortsetzung|continuaci[oó]n)\s*[)\]]?\s*$/iu, "").replace(/[\s:.;,–—-]+$/u, "").trim()
+
+/** A heading that numbers a part of the form: "Part 3.", "Section B", "2. Business information", "IV. Assets". */
+const numbersAPart = (heading: Section.Heading): boolean =>
+  heading.level === 1 || /^(?:\d{1,2}[a-z]?|[IVX]{1,4})[.)]\s+\p{L}/u.test(heading.text)
+
+/**
+ * The accessible name of a field without a /TU. A check box of a group is named with the
+ * question it answers ("Hair Color: Blond"). A form set out in numbered parts repeats its labels
+ * from part to part ("Given Name" of the applicant, then of the mother): there the name also says
+ * where the field is, part and heading, then the item number printed before the label ("Part 1.
+ * Information About You. Mailing Address. 3.b. Street Number and Name"), as accessible forms
+ * write their /TU.
+ */
+const accessibleName = (
+  qualified: string,
+  own: string,
+  path: ReadonlyArray<Section.Heading>,
+  question: string | undefined,
+  printed: FieldLabel.Label | undefined
+): string => {
+  const placed = path.length > 0 && numbersAPart(path[0]!)
+  // Where the path says where the field is, the label is read without the heading `qualified`
+  // may have put before it to tell it from its namesakes.
+  const label = placed ? own : qualified
+  const said = (text: string) => Vocabulary.normalize(label).includes(Vocabulary.normalize(text))
+  const number = printed ? FieldLabel.itemNumberOf(printed) : undefined
+  const asked = question !== undefined && !said(question) ? `${question}: ${label}` : label
+  const item = number !== undefined && !label.startsWith(number) ? `${number} ${asked}` : asked
+  if (!placed) return item
+  const parts = path.map((h) => headingWords(h.text)).filter((text, i, all) => text !== "" && all.indexOf(text) === i && !said(text))
+  return [...parts, item].join(". ")
 }
 
 /**

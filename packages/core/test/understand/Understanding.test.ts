@@ -85,6 +85,37 @@ describe("Understanding.understand", () => {
     ])
     // The grid's second line of options answers the question over the first.
     expect(understood.slice(4, 8).map((u) => u.semantic.section?.at(-1))).toEqual(["Eye Color", "Eye Color", "Eye Color", "Eye Color"])
+    // Their accessible names carry the question and its item number.
+    expect(understood.slice(4, 6).map((u) => u.description)).toEqual(["Eye Color: Black", "Eye Color: Blue"])
+  })
+
+  it("gives each field of a form in numbered parts an accessible name that says where it is; a shorter form keeps its labels", () => {
+    // Three parts, each asking "1.a. Given Name" (of the applicant, the spouse, the employer's contact).
+    const parts = ["Part 1. Information About You", "Part 2. Information About Your Spouse", "Part 3. Information About Your Employer"]
+    const inputs = parts.map((_, i) => input(`given${i}`, box(150, 680 - 200 * i, 350, 696 - 200 * i)))
+    const pages = text(...parts.flatMap((title, i): Array<Parameters<typeof run>> => [
+      [title, 36, 730 - 200 * i, 13],
+      ["MAILING ADDRESS", 36, 712 - 200 * i],
+      ["1.a.", 36, 684 - 200 * i],
+      ["Given Name", 60, 684 - 200 * i]
+    ]))
+    const understood = Understanding.understand(inputs, pages)
+    // The three names are alike (each under a heading of the same words); the accessible names say where each is.
+    expect(understood.map((u) => u.label)).toEqual(["Given Name", "Given Name", "Given Name"])
+    expect(understood.map((u) => u.semantic.description)).toEqual([
+      "Part 1. Information About You. MAILING ADDRESS. 1.a. Given Name",
+      "Part 2. Information About Your Spouse. MAILING ADDRESS. 1.a. Given Name",
+      "Part 3. Information About Your Employer. MAILING ADDRESS. 1.a. Given Name"
+    ])
+    // The spouse's part gives the role; the accessible name changes nothing of the meaning.
+    expect(understood.map((u) => u.semantic.role)).toEqual(["self", "spouse", "employer"])
+    // With two parts only, the accessible name is the name with its item number.
+    const two = Understanding.understand(inputs.slice(0, 2), text(...pages[0]!.runs.slice(0, 8).map((r): Parameters<typeof run> => [r.text, r.x, r.y, r.height])))
+    expect(two.map((u) => u.semantic.description)).toEqual(["1.a. Given Name", "1.a. Given Name"])
+    // A /TU is the accessible name as its author wrote it: nothing is added.
+    const told = Understanding.understand([input("given0", box(150, 680, 350, 696), {}, "Your given name"), ...inputs.slice(1)], pages)
+    expect(told[0]!.description).toBe("Your given name")
+    expect(told[0]!.semantic.description).toBeUndefined()
   })
 
   it("captions the options of a radio group and names the group by its question", () => {
