@@ -4,7 +4,7 @@
  * (lower-cased word tokens, punctuation stripped), micro-averaged per form and overall; also over
  * the /TU of at most 8 words, which are mostly the printed label itself rather than instructions.
  *
- *   node scripts/eval-labels.ts [--form <substring>] [--worst N] [--worst-span N] [--all] [--semantic N] [--json out.json]
+ *   node scripts/eval-labels.ts [--form <substring>] [--worst N] [--worst-span N] [--all] [--description] [--semantic N] [--json out.json]
  *
  * The corpus is ../shared/corpus beside the checkout (or FORMWRIGHT_CORPUS). Prints per form:
  * fields with a /TU, F1, F1 on short /TU; then the worst short-/TU cases and a sample of the
@@ -14,6 +14,9 @@
  * /TU's sentences it matches best: accessible forms write /TU as a path ("Part 1. ... Mailing
  * Address. 3. D. Enter City or Town.") with instructions printed nowhere, which no printed label
  * can match as a whole. The plain figures above are computed as before, for comparison.
+ *
+ * A last figure compares the field's accessible name (`Understood.description`: on a form set out
+ * in numbered parts, the part, heading and item number before the label) with the whole /TU.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -158,6 +161,8 @@ interface Case {
 }
 
 const filter = option("--form")
+// --description: the cases listed show (and are scored by) the accessible name instead of the name.
+const showDescriptions = flag("--description")
 const entries = manifest.files.filter((e) =>
   e.tu_count > 0 && (e.category === "form" || e.category === "tricky") && (filter === undefined || e.name.includes(filter))
 )
@@ -206,10 +211,10 @@ for (const entry of entries) {
     const description = tokens(u.description)
     add(described, description, reference)
     add(overallDescription, description, reference)
-    if (reference.length <= SHORT) add(overallDescriptionShort, description, reference)
     if (reference.length <= SHORT) {
       add(short, predicted, reference)
       add(overallShort, predicted, reference)
+      add(overallDescriptionShort, description, reference)
     }
     const span = bestSpan(predicted, input.tooltip)
     add(overallSpan, predicted, span)
@@ -224,10 +229,10 @@ for (const entry of entries) {
       type: input.field.form_type,
       page: input.field.page,
       tooltip: input.tooltip,
-      inferred: process.env["DESC"] ? u.description : u.label,
+      inferred: showDescriptions ? u.description : u.label,
       source: u.source,
       position: u.position,
-      f1: fieldF1(predicted, reference),
+      f1: fieldF1(showDescriptions ? description : predicted, reference),
       spanF1: fieldF1(predicted, span)
     })
   })
