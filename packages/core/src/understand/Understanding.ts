@@ -282,14 +282,16 @@ export const understand = (
     return layout?.phrases.some((p) => close(p) && Math.abs(p.x1 - rect.x1) < 300 && SIGNATURE_WORD.test(p.text)) ?? false
   }
 
-  const paths: Array<ReadonlyArray<Section.Heading>> = []
+  const firstWidgets = inputs.map((input) => input.widgets.find((w) => usableRect(w.rect) && layouts.has(w.page)))
+  // The headings each field sits under, outermost first.
+  const paths = firstWidgets.map((first) => {
+    const place = sectionsByPage.get(first?.page ?? -1)
+    return first && place ? Section.sectionOf(first.rect, place.headings, place.carried) : []
+  })
   const semantics = names.map((l, i) => {
     const input = inputs[i]!
-    const first = input.widgets.find((w) => usableRect(w.rect) && layouts.has(w.page))
-    const place = sectionsByPage.get(first?.page ?? -1)
-    const path = first && place ? Section.sectionOf(first.rect, place.headings, place.carried) : []
-    paths.push(path)
-    const headings = path.map((h) => h.text)
+    const first = firstWidgets[i]
+    const headings = paths[i]!.map((h) => h.text)
     const question = groupQuestions.get(i)
     const section = question ? [...headings, question] : headings
     const hints = first ? hintsNear(layouts.get(first.page)!.phrases, first.rect) : ""
@@ -320,7 +322,7 @@ export const understand = (
   const numbered = withHouseNumbers(inputs, inBlock, ownWords)
   // A form set out in three numbered parts or more ("Part 1" to "Part 8", "1." to "5."), as
   // long forms are, names its fields with their place in it (see `accessibleName`).
-  const parts = new Set(paths.flatMap((path) => path.filter(numbersAPart).map((h) => headingWords(h.text))))
+  const parts = new Set(paths.flatMap((path) => path.filter((h) => h.level === 1).map((h) => headingWords(h.text))))
   const inParts = parts.size >= MIN_PARTS
   return withRowIndexes(inputs, numbered).map((semantic, i) => {
     const label = qualifiedNames[i]!
@@ -345,10 +347,6 @@ const MIN_PARTS = 3
 const headingWords = (text: string): string =>
   text.replace(/\s*[([]?\s*(?:continued|cont'd|cont\.|suite|fortsetzung|continuaci[oó]n)\s*[)\]]?\s*$/iu, "").replace(/[\s:.;,–—-]+$/u, "").trim()
 
-/** A heading that numbers a part of the form: "Part 3.", "Section B", "2. Business information", "IV. Assets". */
-const numbersAPart = (heading: Section.Heading): boolean =>
-  heading.level === 1 || /^(?:\d{1,2}[a-z]?|[IVX]{1,4})[.)]\s+\p{L}/u.test(heading.text)
-
 /**
  * The accessible name of a field without a /TU. A check box of a group is named with the
  * question it answers ("Hair Color: Blond"). A form set out in numbered parts repeats its labels
@@ -364,7 +362,7 @@ const accessibleName = (
   question: string | undefined,
   printed: FieldLabel.Label | undefined
 ): string => {
-  const placed = path.length > 0 && numbersAPart(path[0]!)
+  const placed = path[0]?.level === 1
   // Where the path says where the field is, the label is read without the heading `qualified`
   // may have put before it to tell it from its namesakes.
   const label = placed ? own : qualified
