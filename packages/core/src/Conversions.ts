@@ -9,6 +9,7 @@ import * as Converter from "./Converter.ts"
 import type * as FlatCheck from "./detect/FlatCheck.ts"
 import * as Events from "./Events.ts"
 import * as FileName from "./FileName.ts"
+import type { Form } from "./Form.ts"
 import * as Forms from "./Forms.ts"
 import * as Id from "./Id.ts"
 import { InvalidInput, validate } from "./InvalidInput.ts"
@@ -16,7 +17,7 @@ import * as JobRunner from "./JobRunner.ts"
 import { finalMessage, type PdfRejected, type PdfUnusable } from "./pdf/PdfError.ts"
 import * as PdfEngine from "./PdfEngine.ts"
 import * as Storage from "./Storage.ts"
-import { withUndo, withUndoAll } from "./Undo.ts"
+import { both, withUndoAll } from "./Undo.ts"
 
 // Types only: the check runs in the PdfEngine's workers, and this module loads in the server.
 export type { CheckOptions as FlatCheckOptions, FlatCheck, PageReport as FlatCheckPage } from "./detect/FlatCheck.ts"
@@ -95,19 +96,25 @@ export const layer: Layer.Layer<
             ),
           { remoteJobId: job.converter_job_id }
         )
-        // The job only shows its output once completed: a form that cannot be stored (the job
-        // fails) takes the output with it.
-        return yield* withUndo(
-          storage.putBlob(keys.output(job.owner, job.id), converted.pdf, { contentType: "application/pdf" }),
-          storage.deleteBlob(keys.output(job.owner, job.id)),
-          forms.createConverted({
-            owner: job.owner,
-            bytes: converted.pdf,
-            fileName: job.file_name,
-            detections: converted.detections,
-            parsed: converted.form
-          })
+        // The output and the form are written side by side; the job shows either only once it
+        // is completed, and a failure of one takes the other with it.
+        const [, form] = yield* both(
+          {
+            write: storage.putBlob(keys.output(job.owner, job.id), converted.pdf, { contentType: "application/pdf" }),
+            undo: () => storage.deleteBlob(keys.output(job.owner, job.id))
+          },
+          {
+            write: forms.createConverted({
+              owner: job.owner,
+              bytes: converted.pdf,
+              fileName: job.file_name,
+              detections: converted.detections,
+              parsed: converted.form
+            }),
+            undo: (form: Form) => forms.delete(job.owner, form.id)
+          }
         )
+        return form
       })
 
     /** The event of a finished job (see `Events.finalEvent`). */

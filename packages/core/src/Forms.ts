@@ -14,7 +14,7 @@ import type { PdfRejected, PdfUnusable } from "./pdf/PdfError.ts"
 import type { ParsedForm } from "./pdf/FormReader.ts"
 import * as PdfEngine from "./PdfEngine.ts"
 import * as Storage from "./Storage.ts"
-import { withUndo } from "./Undo.ts"
+import { withUndoAll } from "./Undo.ts"
 
 export interface UploadInput {
   readonly owner: Id.UserId
@@ -163,17 +163,16 @@ export const layer: Layer.Layer<Forms, never, Storage.Storage | Events.Events | 
           created: now,
           updated: now
         }
-        // The PDF goes first: a form record is only ever visible with its PDF in place. A write
-        // that fails (a full disk) or is interrupted (the client left) undoes the earlier ones,
-        // so no PDF or record is left that nothing points to.
-        yield* withUndo(
-          storage.putBlob(keys.pdf(form.id), input.bytes, { contentType: "application/pdf" }),
-          storage.deleteBlob(keys.pdf(form.id)),
-          withUndo(
-            storage.insertJson(Form, keys.form(form.id), form),
-            storage.deleteDocument(keys.form(form.id), "any"),
-            storage.insertJson(OwnerEntry, keys.ownerEntry(form.owner, form.id), { form_id: form.id, created: now, file_name: form.file_name, name: form.file_name })
-          )
+        // The PDF and the record go side by side, and the owner's index entry after both: a form
+        // is reached only through that entry or the id this returns, so it is never seen without
+        // its PDF. A write that fails (a full disk) or is interrupted (the client left) undoes the
+        // others, so no PDF or record is left that nothing points to.
+        yield* withUndoAll(
+          [
+            { write: storage.putBlob(keys.pdf(form.id), input.bytes, { contentType: "application/pdf" }), undo: storage.deleteBlob(keys.pdf(form.id)) },
+            { write: storage.insertJson(Form, keys.form(form.id), form), undo: storage.deleteDocument(keys.form(form.id), "any") }
+          ],
+          storage.insertJson(OwnerEntry, keys.ownerEntry(form.owner, form.id), { form_id: form.id, created: now, file_name: form.file_name, name: form.file_name })
         )
         return form
       })

@@ -2,7 +2,7 @@
  * Undoing earlier writes when a later one fails, so a request that fails half-way (a full
  * disk, a client that left) leaves no blob or record that nothing points to.
  */
-import { Effect, Exit } from "effect"
+import { type Cause, Effect, Exit } from "effect"
 
 /**
  * Runs a compensating write (deleting what an earlier step wrote): best effort, since the
@@ -54,5 +54,31 @@ export const withUndoAll = <E, R, B, E2, R2>(
       const failed = exits.find(Exit.isFailure)
       if (failed !== undefined) return yield* Effect.andThen(undoDone, Effect.failCause(failed.cause))
       return yield* restore(next).pipe(Effect.onError(() => undoDone))
+    })
+  )
+
+/** A write whose undo is told what it wrote (the id it chose, say). */
+export interface UndoableResult<A, E, R> {
+  readonly write: Effect.Effect<A, E, R>
+  readonly undo: (written: A) => Effect.Effect<unknown, unknown>
+}
+
+/**
+ * Two writes side by side, neither depending on the other: both land, or what one of them
+ * wrote is undone when the other fails. Uninterruptible, like the writes of `withUndoAll`: an
+ * interruption waits for both to finish, so it never leaves one without the other.
+ */
+export const both = <A, EA, RA, B, EB, RB>(
+  first: UndoableResult<A, EA, RA>,
+  second: UndoableResult<B, EB, RB>
+): Effect.Effect<readonly [A, B], EA | EB, RA | RB> =>
+  Effect.uninterruptible(
+    Effect.gen(function*() {
+      const [a, b] = yield* Effect.all([Effect.exit(first.write), Effect.exit(second.write)], { concurrency: 2 })
+      if (Exit.isSuccess(a) && Exit.isSuccess(b)) return [a.value, b.value] as const
+      if (Exit.isSuccess(a)) yield* undo(first.undo(a.value))
+      if (Exit.isSuccess(b)) yield* undo(second.undo(b.value))
+      const failure: Cause.Cause<EA | EB> = Exit.isFailure(a) ? a.cause : (b as Exit.Failure<B, EB>).cause
+      return yield* Effect.failCause(failure)
     })
   )

@@ -12,7 +12,7 @@ import * as Profiles from "../src/Profiles.ts"
 import * as Sessions from "../src/Sessions.ts"
 import * as SourceFetcher from "../src/SourceFetcher.ts"
 import * as Storage from "../src/Storage.ts"
-import { Fixtures, MemoryStorage } from "@formwright/testing"
+import { Fixtures, FlatFixtures, MemoryStorage } from "@formwright/testing"
 
 const alice = Id.UserId.make("alice")
 const bob = Id.UserId.make("bob")
@@ -101,6 +101,36 @@ describe("core services on in-memory storage", () => {
       const stored = yield* storage.listDocuments("apikeys/")
       expect(stored.items.map((i) => i.document.value).join()).not.toContain(issued.key)
     }).pipe(Effect.provide(core)))
+})
+
+/** In-memory storage that refuses to create form records, as a store that fails part-way would. */
+const refusingFormRecords = Layer.sync(Storage.Storage, () => {
+  const storage = Storage.make(MemoryStorage.make())
+  return Storage.Storage.of({
+    ...storage,
+    insertJson: (schema, key, value) =>
+      key.startsWith(Forms.keys.form("")) ? Effect.fail(new Storage.StorageError({ message: "refused" })) : storage.insertJson(schema, key, value)
+  })
+})
+
+describe("a conversion whose form cannot be stored", () => {
+  it.live("fails, and leaves neither its output nor the form's PDF behind", () =>
+    Effect.gen(function*() {
+      const conversions = yield* Conversions.Conversions
+      const storage = yield* Storage.Storage
+      const flat = yield* Effect.promise(() => FlatFixtures.flatApplicationForm())
+      const job = yield* conversions.start({ owner: alice, bytes: flat.bytes, options: { confidence: 0.1, resolution: 1600, allow_checkboxes: true } })
+      const done = yield* waitFor(conversions.status(alice, job.id), (s) => s.job.status === "completed" || s.job.status === "failed")
+      expect(done.job.status).toBe("failed")
+      expect(done.job.error_message).toBe("The conversion could not be completed.")
+      // The job keeps its input (the record of what was asked); nothing else was left written.
+      expect(yield* storage.listAllBlobs("")).toEqual([Conversions.keys.input(alice, job.id)])
+      expect((yield* storage.listDocuments("forms/")).items).toEqual([])
+      expect((yield* storage.listDocuments(Forms.keys.ownerIndex(alice))).items).toEqual([])
+    }).pipe(Effect.provide(Formwright.layer().pipe(
+      Layer.provideMerge(Layer.mergeAll(refusingFormRecords, EmbeddedConverter.layer, SourceFetcher.layerDisabled)),
+      Layer.provideMerge(PdfEngine.layerWorkers())
+    ))))
 })
 
 describe("JobRunner", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Ref } from "effect"
-import { withUndoAll } from "../src/Undo.ts"
+import { both, withUndoAll } from "../src/Undo.ts"
 
 /** A store of names: each write adds one, its undo removes it. */
 const store = Effect.gen(function*() {
@@ -47,5 +47,46 @@ describe("withUndoAll", () => {
       yield* Effect.yieldNow
       yield* Fiber.interrupt(fiber)
       expect(yield* Ref.get(names)).toEqual([])
+    }))
+})
+
+describe("both", () => {
+  const written = (names: Ref.Ref<ReadonlyArray<string>>, name: string) => ({
+    write: Ref.update(names, (list) => [...list, name]).pipe(Effect.as(name.toUpperCase())),
+    undo: (value: string) => Ref.update(names, (list) => list.filter((n) => n.toUpperCase() !== value))
+  })
+
+  it.effect("keeps both writes and returns what each wrote", () =>
+    Effect.gen(function*() {
+      const { names } = yield* store
+      const result = yield* both(written(names, "output"), written(names, "form"))
+      expect(result).toEqual(["OUTPUT", "FORM"])
+      expect([...(yield* Ref.get(names))].sort()).toEqual(["form", "output"])
+    }))
+
+  it.effect("undoes the first when the second fails, with what the first wrote", () =>
+    Effect.gen(function*() {
+      const { names } = yield* store
+      const exit = yield* Effect.exit(both(written(names, "output"), { write: Effect.fail("disk full" as const), undo: () => Effect.die("never") }))
+      expect(exit).toEqual(Exit.fail("disk full"))
+      expect(yield* Ref.get(names)).toEqual([])
+    }))
+
+  it.effect("undoes the second when the first fails", () =>
+    Effect.gen(function*() {
+      const { names } = yield* store
+      const exit = yield* Effect.exit(both({ write: Effect.fail("disk full" as const), undo: () => Effect.die("never") }, written(names, "form")))
+      expect(exit).toEqual(Exit.fail("disk full"))
+      expect(yield* Ref.get(names)).toEqual([])
+    }))
+
+  it.live("finishes both writes when interrupted, and keeps them", () =>
+    Effect.gen(function*() {
+      const { names } = yield* store
+      const slow = { write: Effect.sleep("20 millis").pipe(Effect.andThen(Ref.update(names, (list) => [...list, "form"]))), undo: () => Effect.void }
+      const fiber = yield* Effect.forkChild(both(written(names, "output"), slow))
+      yield* Effect.yieldNow
+      yield* Fiber.interrupt(fiber)
+      expect([...(yield* Ref.get(names))].sort()).toEqual(["form", "output"])
     }))
 })
