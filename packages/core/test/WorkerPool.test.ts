@@ -74,13 +74,30 @@ describe("WorkerPool", () => {
       expect(await run(pool, "echo", "next")).toBe("next")
     }), 60_000)
 
-  it.runIf(process.platform === "linux")("a worker that ends a task holding most of its cap is replaced before the next", () =>
-    withPool({ maxHeapMb: 64, maxRssMb: 400, size: 1 }, async (pool) => {
+  it.runIf(process.platform === "linux")("a worker that ends a task holding most of its cap is replaced, and serves what fits until its successor is ready", () =>
+    withPool({ maxHeapMb: 64, maxRssMb: 380, size: 2 }, async (pool) => {
+      // Tasks one at a time: the pool (of 2) runs one worker, so it has room for a successor beside it.
       const first = await run(pool, "pid")
-      expect(await run(pool, "keep", 150)).toBe(150)
-      // Holding under 85% of its cap, it stays warm for the next task.
+      // About 345 MiB resident after it: past 85% of the cap, under the cap.
+      expect(await run(pool, "keep", 280)).toBe(280)
+      expect(pool.stats().workers).toBe(2)
+      // Its successor is loading: a small task does not wait for it, the old worker takes it...
       expect(await run(pool, "pid")).toBe(first)
-      expect(await run(pool, "keep", 320)).toBe(320)
+      // ...but one it lacks the room for (four copies of 30 MiB beside what it holds) waits for the successor.
+      const successor = await run(pool, "pid", null, { inputBytes: 30 * 1024 * 1024 })
+      expect(successor).not.toBe(first)
+      // Once the successor is ready, the old worker goes, and the pool is back to its size.
+      for (let i = 0; i < 100 && pool.stats().workers > 1; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(pool.stats().workers).toBe(1)
+      expect(await run(pool, "pid")).toBe(successor)
+    }), 60_000)
+
+  it.runIf(process.platform === "linux")("a pool with no room beside the worker replaces it before the next task", () =>
+    withPool({ maxHeapMb: 64, maxRssMb: 380, size: 1 }, async (pool) => {
+      const first = await run(pool, "pid")
+      expect(await run(pool, "keep", 280)).toBe(280)
+      // Never more processes than the pool's size: the old worker went before its successor came.
+      expect(pool.stats().workers).toBe(1)
       expect(await run(pool, "pid")).not.toBe(first)
     }), 60_000)
 

@@ -97,6 +97,12 @@ interface Slot {
   tasksRun: number
   /** Set once the pool gave up on this worker (terminated, crashed or exited). */
   gone: boolean
+  /**
+   * Being replaced (used up, or holding most of its cap): its successor is loading, and until the
+   * successor is ready this worker still takes the tasks it has room for, so the next request
+   * does not wait for a process to start and load its modules.
+   */
+  retiring: boolean
   /** The end of what the worker wrote to stderr. */
   stderr: string
 }
@@ -131,6 +137,12 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
   let nextId = 1
   let closed = false
 
+  /** Whether a worker that is not being replaced has loaded its modules. */
+  const successorReady = () => {
+    for (const slot of slots) if (slot.ready && !slot.retiring && !slot.gone) return true
+    return false
+  }
+
   const busyIn = (lane: Lane) => {
     let n = 0
     for (const slot of slots) if (slot.current?.options.lane === lane) n++
@@ -160,6 +172,8 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
       queues[pending.options.lane].unshift({ ...pending, retried: true })
       log("warn", `PDF worker: a task ran out of memory on a used worker; it runs again on a fresh one`)
     } else if (current) current.reject(new TaskFailed(message, reason))
+    // A successor that died loading would leave the worker it replaces in place for good.
+    if (!closed && !slot.retiring && slots.size < size && [...slots].some((other) => other.retiring)) spawn()
     dispatch()
   }
 
@@ -248,7 +262,7 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
       // The worker's own output would interleave with the server's log lines; it reports through messages.
       stdio: ["ignore", "ignore", "pipe", "ipc"]
     })
-    const slot: Slot = { worker, ready: false, current: undefined, tasksRun: 0, gone: false, stderr: "" }
+    const slot: Slot = { worker, ready: false, current: undefined, tasksRun: 0, gone: false, retiring: false, stderr: "" }
     worker.stderr?.setEncoding("utf8")
     worker.stderr?.on("data", (chunk: string) => {
       slot.stderr = (slot.stderr + chunk).slice(-8_000)
@@ -268,6 +282,8 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
       if (message.type === "ready") {
         slot.ready = true
         if (slot.current) slot.current.timer = armTimer(slot, slot.current.options.timeoutMs)
+        // The workers it replaces go as soon as they are idle.
+        if (!slot.retiring) for (const other of [...slots]) if (other.retiring && !other.current) retire(other)
         return
       }
       const current = slot.current
@@ -282,11 +298,19 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
       if (message.type === "done") current.resolve(message.value)
       else current.reject(new TaskFailed("The task failed.", undefined, message.error))
       slot.tasksRun++
-      if (slot.tasksRun >= tasksPerWorker || heldTooMuch(slot)) {
-        retire(slot)
-        // Its successor starts loading now rather than when the next task arrives, so that task
-        // does not wait for a process to start and its modules to load.
-        if (!closed && queues.request.length + queues.background.length === 0) unrefIdle(spawn())
+      if (slot.retiring) {
+        if (successorReady()) retire(slot)
+      } else if (slot.tasksRun >= tasksPerWorker || heldTooMuch(slot)) {
+        // Its successor starts loading now rather than when the next task arrives. Where the pool
+        // has room for both, this worker stays for the tasks it has room for until the successor
+        // is ready (see `Slot.retiring`); the pool never holds more processes than its size.
+        if (!closed && slots.size < size) {
+          slot.retiring = true
+          spawn()
+        } else {
+          retire(slot)
+          if (!closed && queues.request.length + queues.background.length === 0) spawn()
+        }
       }
       dispatch()
     })
@@ -338,20 +362,42 @@ export const make = (options: PoolOptions, log: (level: "warn" | "error", messag
     return undefined
   }
 
+  /**
+   * The idle worker for `next`: a ready one first (the one used last, whose code is warmest),
+   * then one being replaced if it has room for the task, then one still loading (the task starts
+   * when it is ready).
+   */
+  const idleFor = (next: Pending): Slot | undefined => {
+    let ready: Slot | undefined
+    let retiring: Slot | undefined
+    let loading: Slot | undefined
+    for (const slot of slots) {
+      if (slot.current || slot.gone) continue
+      if (slot.retiring) retiring = slot
+      else if (slot.ready) ready = slot
+      else loading = slot
+    }
+    const roomIn = (slot: Slot) => next.retried !== true && !tooFullFor(slot, next.options.inputBytes)
+    return ready ?? (retiring !== undefined && roomIn(retiring) ? retiring : undefined) ?? loading
+  }
+
   function dispatch() {
     if (closed) return
     for (;;) {
-      let idle: Slot | undefined
-      for (const slot of slots) if (!slot.current && !slot.gone) idle = slot
-      if (!idle && slots.size >= size) return
       const next = takeNext()
       if (!next) return
-      if (idle && idle.tasksRun > 0 && (next.retried === true || tooFullFor(idle, next.options.inputBytes))) {
+      let idle = idleFor(next)
+      if (idle && !idle.retiring && idle.tasksRun > 0 && (next.retried === true || tooFullFor(idle, next.options.inputBytes))) {
         // A fresh worker gets the task: a large PDF (or one that already ran out of memory) on a
         // worker holding its predecessors' memory would fail for them, where a fresh one has room.
         // The used worker stays for other work when the pool has room beside it.
         if (slots.size >= size) retire(idle)
         idle = undefined
+      }
+      if (!idle && slots.size >= size) {
+        // Every worker is busy, or the one free is being replaced and lacks room: the task waits.
+        queues[next.options.lane].unshift(next)
+        return
       }
       start(idle ?? spawn(), next)
     }
