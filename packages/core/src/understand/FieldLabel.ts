@@ -922,7 +922,9 @@ const findLeftToRight = (query: LabelQuery, phrases: ReadonlyArray<Phrase>): Lab
   const top = near ? tightAbove(finder) : undefined
   if (near && top && top.size < 1.6 * near.size && (!onBoxLine(near, rect) || near.distance > 2 * near.size || near.size >= 1.4 * top.size)) return top
   if (near && near.distance <= 3 * near.size) return near
-  const within = inside(finder)
+  // Text inside a group's area, among its options, is not its question: it belongs to something
+  // printed beside them (another field's label where a caption runs long).
+  const within = query.kind === "group" ? undefined : inside(finder)
   if (within) return within
   const up = above(finder)
   const down = query.kind === "group" ? undefined : below(finder, query.kind === "signature" ? 2 : MAX_BELOW, query.captions === "below")

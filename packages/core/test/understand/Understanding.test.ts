@@ -145,6 +145,30 @@ describe("Understanding.understand", () => {
     expect(understood[0]!.semantic.section).toEqual(["Filing status"])
   })
 
+  it("never takes the label of a box beside a list of options, within the options' reach, for their question", () => {
+    // The first captions run long, past the label of a box printed beside the list's last line.
+    const check = (name: string, y: number): Understanding.FieldInput => ({
+      field: field(name, { form_type: "CheckBox", options: [{ label: "Yes", value: "Yes" }] }),
+      fallbackName: name,
+      widgets: [{ page: 1, rect: box(100, y, 110, y + 10), value: "Yes" }]
+    })
+    const inputs = [check("monthly", 684), check("reduced", 668), check("yearly", 652), input("number", box(300, 628, 400, 642))]
+    const pages = text(
+      ["Normal hackerspace membership for 42 EUR a month", 115, 686],
+      ["Reduced hackerspace membership for 23 EUR a month", 115, 670],
+      ["Yearly, 70 EUR", 115, 654],
+      ["Member number", 300, 654, 7]
+    )
+    const understood = Understanding.understand(inputs, pages)
+    expect(understood.map((u) => u.label)).toEqual([
+      "Normal hackerspace membership for 42 EUR a month",
+      "Reduced hackerspace membership for 23 EUR a month",
+      "Yearly, 70 EUR",
+      "Member number"
+    ])
+    for (const u of understood.slice(0, 3)) expect(u.semantic.description ?? "").not.toContain("Member number")
+  })
+
   it("numbers dependents by their table row and gives split boxes their place", () => {
     const inputs = [
       input("dep1", box(100, 680, 250, 694)),
