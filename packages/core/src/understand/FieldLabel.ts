@@ -988,6 +988,9 @@ export const clean = (text: string): string => {
   // Item numbers, possibly nested ("6.d.", "12a)", "(4)", "b.", a circled "⑮"); "Part 2" and
   // "Line 5" stay (they are words).
   s = s.replace(/^[\u2460-\u2473\u24ea\u24f5-\u24fe\u2776-\u2793]\s*/u, "")
+  // The margin numbers of the lines a label spans, read as one run ("46 47 48 49 Credits from"):
+  // only the last is the label's own line.
+  s = s.replace(/^(?:\d{1,3}[a-z]?\s+)+(?=\d{1,3}[a-z]?\s+\p{L})/u, "")
   for (let guard = 0; guard < 3; guard++) {
     const stripped = s.replace(/^(?:\(?\d{1,3}[a-z]?[.)](?:\s?[a-z][.)])?\s*|\(\d{1,3}[a-z]?\)\s*|\(?[a-z][.)]\s+)(?=\S)/i, "")
     if (stripped === s) break

@@ -423,6 +423,14 @@ describe("FieldLabel.clean", () => {
     expect(FieldLabel.clean("12")).toBe("")
   })
 
+  it("keeps only the last of a run of margin line numbers a label spans", () => {
+    expect(FieldLabel.clean("46 47 48 49 Credits from: a:")).toBe("49 Credits from: a")
+    expect(FieldLabel.clean("38 39a Check if:")).toBe("39a Check if")
+    // One number, or numbers that are the text itself, stay.
+    expect(FieldLabel.clean("49 Credits from")).toBe("49 Credits from")
+    expect(FieldLabel.clean("Lines 46 47 48")).toBe("Lines 46 47 48")
+  })
+
   it("keeps the first sentence of a paragraph", () => {
     expect(FieldLabel.firstSentence("14) What happened? Tell us how the injury occurred.")).toBe("14) What happened?")
     expect(FieldLabel.firstSentence("Name of employer")).toBe("Name of employer")
