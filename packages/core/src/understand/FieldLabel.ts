@@ -1002,6 +1002,10 @@ export const clean = (text: string): string => {
     // A line letter and an operator in a boxed total ("Total additions B =").
     .replace(/(?:\s+[A-Z])?\s*[=+±]+$/, "")
     .trim()
+  // The letter of the next option on the line ("☐ Form 2439 b ☐ Form 4136"), or of the first
+  // one after a question ("Check if any tax is from: a ☐ Form 8814"), where words remain.
+  const lettered = /^(.*\p{L}.*?)(?:\s+|:\s*)[a-h]$/u.exec(s)
+  if (lettered) s = lettered[1]!.replace(/[\s:*_.…,;–—\uff1a\uff1b-]+$/, "")
   if (!/\p{L}/u.test(s)) return ""
   if (s.length > MAX_LABEL) {
     const cut = s.lastIndexOf(" ", MAX_LABEL)

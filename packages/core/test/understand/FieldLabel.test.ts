@@ -424,11 +424,20 @@ describe("FieldLabel.clean", () => {
   })
 
   it("keeps only the last of a run of margin line numbers a label spans", () => {
-    expect(FieldLabel.clean("46 47 48 49 Credits from: a:")).toBe("49 Credits from: a")
+    expect(FieldLabel.clean("46 47 48 49 Credits from Form")).toBe("49 Credits from Form")
     expect(FieldLabel.clean("38 39a Check if:")).toBe("39a Check if")
     // One number, or numbers that are the text itself, stay.
     expect(FieldLabel.clean("49 Credits from")).toBe("49 Credits from")
     expect(FieldLabel.clean("Lines 46 47 48")).toBe("Lines 46 47 48")
+  })
+
+  it("drops the letter of the next option that ends a caption, where words remain", () => {
+    expect(FieldLabel.clean("Form 2439 b")).toBe("Form 2439")
+    expect(FieldLabel.clean("Check if any tax is from: a")).toBe("Check if any tax is from")
+    // A number and a letter alone are all the caption there is.
+    expect(FieldLabel.clean("2439 b")).toBe("2439 b")
+    // Capitals are names ("Schedule C"), not option letters.
+    expect(FieldLabel.clean("Schedule C")).toBe("Schedule C")
   })
 
   it("keeps the first sentence of a paragraph", () => {
