@@ -107,6 +107,11 @@ export const typeOf = (input: SemanticInput): SemanticType => {
   // which is in doubt.
   if (input.fromTooltip && input.printed && disagree(firstKnown(labelTexts), firstKnown(printedTexts))) return "unknown"
   const choice = field.form_type === "RadioButton" || field.form_type === "CheckBox" || field.form_type === "ComboBox" || field.form_type === "ListBox"
+  // Options that only answer ("Yes", "No", "Unknown") make a yes/no question: it holds no name,
+  // date or address, whatever words its question uses ("... committee to address issues?"). The
+  // options as printed, else as the PDF names them; a lone box's on-state ("Yes") answers nothing.
+  const optionTexts = input.captions !== undefined && input.captions.length > 0 ? input.captions : (field.options ?? []).map((o) => o.label)
+  if (choice && Vocabulary.answersOnly([...new Set(optionTexts)])) return "unknown"
   const fromOptions = choice
     ? Vocabulary.typeOfOptions([...(input.captions ?? []), ...(field.options ?? []).flatMap((o) => [o.label, o.value])])
     : "unknown"

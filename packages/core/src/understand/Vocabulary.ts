@@ -467,13 +467,24 @@ const optionRules: ReadonlyArray<Rule> = [
   { type: "sex", pattern: words("male", "female", "man", "woman", "mannlich", "weiblich", "divers", "homme", "femme", "masculin", "feminin", "hombre", "mujer", "masculino", "femenino", "maschio", "femmina") }
 ]
 
-/** The type the captions of a group's options tell ("Male", "Female" → sex), or `unknown`. */
+/**
+ * The type the captions of a group's options tell ("Male", "Female" → sex), or `unknown`. Each
+ * text counts once: an option's caption, label and value are often the same words, and one
+ * option that happens to match ("Marie Curie" among historical figures) tells nothing: two must.
+ */
 export const typeOfOptions = (captions: ReadonlyArray<string>): SemanticType => {
+  const texts = [...new Set(captions.map(normalize))].filter((t) => t.trim() !== "")
   for (const rule of optionRules) {
-    const hits = captions.filter((c) => rule.pattern.test(normalize(c))).length
-    if (hits > 0 && hits >= Math.min(2, captions.length)) return rule.type
+    const hits = texts.filter((t) => rule.pattern.test(t)).length
+    if (hits >= 2) return rule.type
   }
   return "unknown"
+}
+
+/** Whether every option only answers a question ("Yes", "No", "Unknown"): a yes/no question, whatever it asks about. */
+export const answersOnly = (captions: ReadonlyArray<string>): boolean => {
+  const texts = captions.map((c) => c.trim()).filter((c) => c !== "")
+  return texts.length >= 2 && texts.every((c) => bareAnswers.has(normalize(c.replace(/\(.*\)/g, " ")).trim()))
 }
 
 // Option captions that only answer a question: alone they name nothing.

@@ -80,6 +80,19 @@ describe("Semantic.describe", () => {
   it("tells a group's meaning from its options", () => {
     const radio = field({ form_type: "RadioButton", options: [{ label: "1", value: "1" }, { label: "2", value: "2" }] })
     expect(Semantic.describe({ field: radio, label: "5)", partialName: "Gender1", captions: ["Male", "Female"] }).type).toBe("sex")
+    // One option that happens to match tells nothing ("Marie Curie" is no marital status).
+    const figures = field({ form_type: "RadioButton", options: ["Marcus Aurelius", "Ada Lovelace", "Marie Curie"].map((n) => ({ label: n, value: `${n} *` })) })
+    expect(Semantic.describe({ field: figures, label: "Select your favorite historical figure", partialName: "Figures" }).type).toBe("unknown")
+  })
+
+  it("gives a yes/no question no meaning, whatever words it uses", () => {
+    const yesNo = field({ form_type: "RadioButton", options: [{ label: "Yes", value: "Yes" }, { label: "No", value: "No" }, { label: "Unknown", value: "Unknown" }] })
+    const asked = (label: string) => Semantic.describe({ field: yesNo, label, partialName: "q11" }).type
+    expect(asked("Does the facility have a committee to address issues identified by the program?")).toBe("unknown")
+    expect(asked("Is there a dedicated ventilator unit?")).toBe("unknown")
+    // A lone check box's on-state ("Yes") is no answer: its caption's question still gives its meaning.
+    const box = field({ form_type: "CheckBox", options: [{ label: "Yes", value: "Yes" }] })
+    expect(Semantic.describe({ field: box, label: "Filing status: Other", partialName: "c3", captions: ["Other"] }).type).toBe("filing_status")
   })
 
   it("gives signature fields their own type", () => {

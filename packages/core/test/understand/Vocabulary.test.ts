@@ -104,6 +104,15 @@ describe("Vocabulary.typeOfOptions", () => {
     expect(Vocabulary.typeOfOptions(["ledig", "verheiratet", "geschieden"])).toBe("marital_status")
     expect(Vocabulary.typeOfOptions(["Single", "Married filing jointly", "Head of household"])).toBe("filing_status")
     expect(Vocabulary.typeOfOptions(["Yes", "No"])).toBe("unknown")
+    // An option's label and value are one option: two texts that say the same count once.
+    expect(Vocabulary.typeOfOptions(["Marie Curie", "Marie Curie", "Ada Lovelace"])).toBe("unknown")
+  })
+
+  it("tells options that only answer a question", () => {
+    expect(Vocabulary.answersOnly(["Yes", "No"])).toBe(true)
+    expect(Vocabulary.answersOnly(["Oui", "Non", "Inconnu"])).toBe(true)
+    expect(Vocabulary.answersOnly(["Yes"])).toBe(false)
+    expect(Vocabulary.answersOnly(["Male", "Female"])).toBe(false)
   })
 })
 
