@@ -43,6 +43,17 @@ const words = (...alternatives: ReadonlyArray<string>): RegExp => new RegExp(` (
 /** Patterns that find a pattern anywhere (alternatives may be word stems, e.g. `geburts\w*`). */
 const stems = (...alternatives: ReadonlyArray<string>): RegExp => new RegExp(`(?:^| )(?:${alternatives.join("|")})`)
 
+/** US states and territories by name, lower case ("Naperville, Illinois 60564"; "State of Michigan"). */
+export const usStates: Readonly<Record<string, string>> = {
+  alabama: "AL", alaska: "AK", arizona: "AZ", arkansas: "AR", california: "CA", colorado: "CO", connecticut: "CT", delaware: "DE",
+  "district of columbia": "DC", florida: "FL", georgia: "GA", hawaii: "HI", idaho: "ID", illinois: "IL", indiana: "IN", iowa: "IA",
+  kansas: "KS", kentucky: "KY", louisiana: "LA", maine: "ME", maryland: "MD", massachusetts: "MA", michigan: "MI", minnesota: "MN",
+  mississippi: "MS", missouri: "MO", montana: "MT", nebraska: "NE", nevada: "NV", "new hampshire": "NH", "new jersey": "NJ",
+  "new mexico": "NM", "new york": "NY", "north carolina": "NC", "north dakota": "ND", ohio: "OH", oklahoma: "OK", oregon: "OR",
+  pennsylvania: "PA", "rhode island": "RI", "south carolina": "SC", "south dakota": "SD", tennessee: "TN", texas: "TX", utah: "UT",
+  vermont: "VT", virginia: "VA", washington: "WA", "west virginia": "WV", wisconsin: "WI", wyoming: "WY", "puerto rico": "PR"
+}
+
 /** The semantic types of the taxonomy, one per kind of value a form asks for. */
 export const semanticTypes = [
   // Names
@@ -177,7 +188,7 @@ const rules: ReadonlyArray<Rule> = [
   { type: "unit", pattern: stems("apt\\b", "apartment", "suite\\b", "ste\\b", "flr\\b", "floor\\b", "unit\\b", "wohnung", "appartement", "etage", "piso\\b", "departamento", "escalera", "puerta") },
   { type: "street_address", pattern: stems("street", "strasse", "str\\b", "rue\\b", "calle", "via\\b", "straat", "rua\\b", "address line 1\\b", "adresse ligne 1\\b", "home address", "mailing address", "residential address", "domicile", "domicilio", "adresse\\b(?! electronique)", "address\\b(?! line 2)", "anschrift", "direccion", "indirizzo") , unless: stems("e ?mail", "web", "city", "ville", "ort\\b", "address (?:\\w+ )?(?:state|zip|postal code|country|province)\\b") },
   { type: "county", pattern: stems("county", "landkreis", "kreis\\b", "departement", "comte\\b", "condado") },
-  { type: "state", pattern: stems("state\\b", "province", "provincia", "region", "bundesland", "canton", "kanton", "estado\\b", "etat\\b") , unless: stems("statement", "estado civil", "state of birth", "united states", "state\\w* (?:\\w+ ){0,2}(?:assigned|issued)", "state id\\b", "state identification", "in the interest of") },
+  { type: "state", pattern: stems("state\\b", "province", "provincia", "region", "bundesland", "canton", "kanton", "estado\\b", "etat\\b") , unless: stems("statement", "estado civil", "state of birth", "united states", "state\\w* (?:\\w+ ){0,2}(?:assigned|issued)", "state id\\b", "state identification", "in the interest of", `(?:state|commonwealth) of (?:${Object.keys(usStates).join("|")}) `) },
   { type: "city", pattern: stems("city", "town\\b", "ort\\b", "wohnort", "stadt", "gemeinde", "ville", "localite", "commune", "ciudad", "localidad", "municipio", "municipality", "citta", "comune", "plaats", "cidade", "lieu\\b") },
   { type: "country", pattern: stems("country", "land\\b", "staat\\b", "pays", "pais", "paese", "nation\\b") },
   { type: "nationality", pattern: stems("nationality", "citizenship", "staatsangehorigkeit", "nationalite", "nacionalidad", "cittadinanza", "nationaliteit") },
@@ -455,7 +466,9 @@ const roleRules: ReadonlyArray<RoleRule> = [
       "court address",
       "address of (?:the )?court",
       "court name",
-      "name of (?:the )?court"
+      "name of (?:the )?court",
+      "court county",
+      "county of (?:the )?court"
     )
   }
 ]

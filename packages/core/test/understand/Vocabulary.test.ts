@@ -69,7 +69,12 @@ describe("Vocabulary.typeOf", () => {
     ["Fecha de nacimiento", "birth_date"],
     ["Código postal", "postal_code"],
     ["Correo electrónico", "email"],
-    ["Teléfono", "phone"]
+    ["Teléfono", "phone"],
+    // A heading that names a state asks for none.
+    ["State", "state"],
+    ["State of residence", "state"],
+    ["STATE OF MICHIGAN JUDICIAL CIRCUIT COURT", "unknown"],
+    ["Commonwealth of Massachusetts", "unknown"]
   ]
   for (const [label, type] of cases) it(`${label} → ${type}`, () => expect(Vocabulary.typeOf(label)).toBe(type))
 })
@@ -85,6 +90,7 @@ describe("Vocabulary.roleOf", () => {
     expect(Vocabulary.roleOf("For official use only")).toBe("official")
     expect(Vocabulary.roleOf("Cadre réservé à l'administration")).toBe("official")
     expect(Vocabulary.roleOf("Employer's name and address")).toBe("employer")
+    expect(Vocabulary.roleOf("trial court county")).toBe("other")
     expect(Vocabulary.roleOf("First name")).toBeUndefined()
   })
 })
