@@ -193,7 +193,8 @@ const rules: ReadonlyArray<Rule> = [
   { type: "country", pattern: stems("country", "land\\b", "staat\\b", "pays", "pais", "paese", "nation\\b") },
   { type: "nationality", pattern: stems("nationality", "citizenship", "staatsangehorigkeit", "nationalite", "nacionalidad", "cittadinanza", "nationaliteit") },
   { type: "sex", pattern: stems("sex\\b", "gender", "geschlecht", "sexe", "sexo", "genre\\b") },
-  { type: "age", pattern: words("age", "alter", "edad", "eta") },
+  // "Age" in a phrase about age ("waive the age requirement", "18 years of age") asks for none.
+  { type: "age", pattern: words("age", "alter", "edad", "eta"), unless: stems("age (?:requirement|limit|group|range|bracket)s?\\b", "years of age", "under age", "of age\\b") },
   { type: "filing_status", pattern: stems("filing status", "single married", "married filing", "head of household") },
   { type: "marital_status", pattern: stems("marital status", "civil status", "familienstand", "etat civil", "situation de famille", "situation familiale", "estado civil", "stato civile") },
   { type: "languages", pattern: stems("languages? spoken", "spoken languages?", "languages\\b", "langues parlees", "langues\\b", "sprachkenntnisse", "gesprochene sprachen", "sprachen\\b", "idiomas\\b", "lenguas habladas") },

@@ -74,7 +74,11 @@ describe("Vocabulary.typeOf", () => {
     ["State", "state"],
     ["State of residence", "state"],
     ["STATE OF MICHIGAN JUDICIAL CIRCUIT COURT", "unknown"],
-    ["Commonwealth of Massachusetts", "unknown"]
+    ["Commonwealth of Massachusetts", "unknown"],
+    // "Age" in a phrase about age asks for none.
+    ["Age", "age"],
+    ["I request that the judge waive the age requirement because", "unknown"],
+    ["I am 18 years of age", "unknown"]
   ]
   for (const [label, type] of cases) it(`${label} → ${type}`, () => expect(Vocabulary.typeOf(label)).toBe(type))
 })
