@@ -184,6 +184,17 @@ describe("detector sources on generated pages", () => {
       ])
     })
   )
+
+  it.effect("a line after a sentence asking when something was signed is a date, not a signature", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("A judge of this court signed the judgment in this case on", { x: 50, y: 300, size: 10, font })
+        p.drawLine({ start: { x: 340, y: 298 }, end: { x: 500, y: 298 }, thickness: 0.75, color: black })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.map((f) => [f.name, f.signature ?? false])).toEqual([["A judge of this court signed the judgment in this case on", false]])
+    })
+  )
 })
 
 describe("detector sources on generated pages: leaders, tall cells, numbered cells", () => {

@@ -49,6 +49,8 @@ export interface PageDetection {
 
 /** Captions of signature lines, in the languages of the forms seen so far. */
 const SIGNATURE = /\b(signature|signed|sign here)\b|\bunterschrift\b|\bfirma\b|署名|签名|签字|서명|подпись/i
+/** Captions that ask when something was signed, not for the signature: "Date", "Signed on". */
+const SIGNING_DATE = /\bdate\b|\b(?:on|le|am)\s*:?\s*$/i
 
 /** A box taller than this many label heights holds more than the one line its label is on. */
 const TALL_FOR_ONE_LINE = 2.2
@@ -343,7 +345,7 @@ export const detectPage = (raw: PageInput, options: DetectOptions): Array<PageDe
       label: named.text,
       multiline: d.multiline ?? false,
       ...(d.features.combCells !== undefined ? { maxLength: d.features.combCells } : {}),
-      ...(d.kind === "Text" && !d.multiline && named.label && SIGNATURE.test(named.label.text) && !/\bdate\b/i.test(named.label.text) ? { signature: true } : {})
+      ...(d.kind === "Text" && !d.multiline && named.label && SIGNATURE.test(named.label.text) && !SIGNING_DATE.test(named.label.text) ? { signature: true } : {})
     })
   }
   alignRows(out, kept)

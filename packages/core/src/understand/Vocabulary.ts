@@ -151,7 +151,9 @@ const dateWord = stems("date\\b", "dates\\b", "datum", "fecha", "data\\b", "when
  * ones they contain.
  */
 const rules: ReadonlyArray<Rule> = [
-  { type: "signature_date", pattern: / (?:date\w* (?:of |de |der |de la )?(?:signature|signing|unterschrift|firma)|(?:signature|signed|unterschrift|firma|fait) (?:\w+ ){0,3}(?:date|le|am|on)) / },
+  // "Signed on", and a sentence that ends asking when something was signed ("A judge of this
+  // court signed the judgment in this case on ____").
+  { type: "signature_date", pattern: / (?:date\w* (?:of |de |der |de la )?(?:signature|signing|signed|unterschrift|firma)|(?:signature|signed|unterschrift|firma|fait) (?:\w+ ){0,3}(?:date|le|am|on)|(?:signed|signe|unterschrieben) (?:\w+ ){0,8}(?:on|le|am)(?= $)) / },
   { type: "signature_place", pattern: words("fait a", "signed at", "ort_datum", "ort und datum", "lugar y fecha", "lieu et date", "lieu date", "place of signing", "signed in") },
   { type: "signature", pattern: stems("signature", "sign here", "unterschrift", "firma\\b", "signe\\b", "signed\\b"), unless: stems("name of", "print", "typed", "nom\\b", "nombre", "name\\b") },
   { type: "birth_country", pattern: / (?:(?:country|land|staat|pays|pais|paese|nation)\w* (?:\w+ ){0,2}(?:of |de |du |der |des |di )?(?:birth|naissance|nacimiento|geburt|nascita)|geburtsland|birth country) / },

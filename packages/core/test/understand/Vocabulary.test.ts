@@ -78,7 +78,11 @@ describe("Vocabulary.typeOf", () => {
     // "Age" in a phrase about age asks for none.
     ["Age", "age"],
     ["I request that the judge waive the age requirement because", "unknown"],
-    ["I am 18 years of age", "unknown"]
+    ["I am 18 years of age", "unknown"],
+    // When something was signed is a date.
+    ["Signature", "signature"],
+    ["Date signed", "signature_date"],
+    ["A judge of this court signed the judgment in this case on", "signature_date"]
   ]
   for (const [label, type] of cases) it(`${label} → ${type}`, () => expect(Vocabulary.typeOf(label)).toBe(type))
 })
