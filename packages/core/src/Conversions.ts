@@ -9,7 +9,6 @@ import * as Converter from "./Converter.ts"
 import type * as FlatCheck from "./detect/FlatCheck.ts"
 import * as Events from "./Events.ts"
 import * as FileName from "./FileName.ts"
-import type { Form } from "./Form.ts"
 import * as Forms from "./Forms.ts"
 import * as Id from "./Id.ts"
 import { InvalidInput, validate } from "./InvalidInput.ts"
@@ -111,7 +110,7 @@ export const layer: Layer.Layer<
               detections: converted.detections,
               parsed: converted.form
             }),
-            undo: (form: Form) => forms.delete(job.owner, form.id)
+            undo: (form) => forms.delete(job.owner, form.id)
           }
         )
         return form

@@ -971,6 +971,8 @@ const explains = (finder: Finder): Label | undefined => {
 }
 
 const MAX_LABEL = 120
+/** Blanks, colons and dashes a label ends with before its answer. */
+const TRAILING_PUNCTUATION = /[\s:*_.…,;–—\uff1a\uff1b-]+$/
 
 /** A label as people would name the field: no numbering, blanks, trailing colons or brackets. */
 export const clean = (text: string): string => {
@@ -998,14 +1000,14 @@ export const clean = (text: string): string => {
   }
   s = s
     .replace(/^[\s:*•·–—,;.\uff1a\uff1b-]+/, "")
-    .replace(/[\s:*_.…,;–—\uff1a\uff1b-]+$/, "")
+    .replace(TRAILING_PUNCTUATION, "")
     // A line letter and an operator in a boxed total ("Total additions B =").
     .replace(/(?:\s+[A-Z])?\s*[=+±]+$/, "")
     .trim()
   // The letter of the next option on the line ("☐ Form 2439 b ☐ Form 4136"), or of the first
   // one after a question ("Check if any tax is from: a ☐ Form 8814"), where words remain.
   const lettered = /^(.*\p{L}.*?)(?:\s+|:\s*)[a-h]$/u.exec(s)
-  if (lettered) s = lettered[1]!.replace(/[\s:*_.…,;–—\uff1a\uff1b-]+$/, "")
+  if (lettered) s = lettered[1]!.replace(TRAILING_PUNCTUATION, "")
   if (!/\p{L}/u.test(s)) return ""
   if (s.length > MAX_LABEL) {
     const cut = s.lastIndexOf(" ", MAX_LABEL)
