@@ -122,7 +122,11 @@ export const sectionOf = (rect: Rect, pageHeadings: ReadonlyArray<Heading>, carr
   // first one, is in that part (read after the first column), not in the part carried over.
   const besideLeft = pageHeadings.filter((h) => h.level === 1 && h.rect.x2 <= rect.x1 && h.rect.y2 >= rect.y2 - 2 && !above.includes(h))
     .sort((a, b) => a.rect.y1 - b.rect.y1)[0]
-  const part = above.find((h) => h.level === 1 && h.rect.x2 > rect.x1) ?? above.find((h) => h.level === 1) ?? besideLeft ?? carried
+  const overColumn = above.find((h) => h.level === 1 && h.rect.x2 > rect.x1)
+  // A later part set in the same column as that one ends it, however short its title ("6.
+  // Certification" under "5. Calculation of the sales and duty payable", for a field far right).
+  const endedBy = overColumn && above.find((h) => h.level === 1 && h.rect.y1 < overColumn.rect.y1 && Math.abs(h.rect.x1 - overColumn.rect.x1) <= 4)
+  const part = endedBy ?? overColumn ?? above.find((h) => h.level === 1) ?? besideLeft ?? carried
   // Nor is the nearest heading another column's part ("Part 6" lower in the left column, under
   // "Part 7" over the field's own column).
   const otherColumnPart = (h: Heading) => h !== part && h.level === 1 && h.rect.x2 <= rect.x1 && part !== undefined && part.rect.x2 > rect.x1

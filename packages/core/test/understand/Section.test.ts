@@ -96,6 +96,22 @@ describe("Section.sectionOf, two columns", () => {
   })
 })
 
+describe("Section.sectionOf, a short part title", () => {
+  it("ends the part above at a later part in the same column, for a field right of the short title", () => {
+    const phrases = page(
+      run("5. Calculation of the sales and duty payable", 23, 740, 12),
+      run("6. Certification", 23, 446, 12),
+      ...body
+    )
+    const headings = Section.headings(phrases, [])
+    // "Title", far right of "6. Certification" but under the long title of part 5.
+    expect(Section.sectionOf(box(255, 381, 456, 399), headings).map((h) => h.text)).toEqual(["6. Certification"])
+    expect(Section.sectionOf(box(255, 600, 456, 620), headings).map((h) => h.text)).toEqual([
+      "5. Calculation of the sales and duty payable"
+    ])
+  })
+})
+
 describe("Section.sectionOf, the top of a second column", () => {
   it("puts a field level with the part that tops the first column in that part, not in the part carried over", () => {
     // The part's heading runs over two lines, down past the top of the right column's first box.
