@@ -317,13 +317,15 @@ const withLinesAbove = (line: ReadonlyArray<Phrase>, rect: Rect, usable: Readonl
 
 /**
  * The question whose first line is `line`, beside its options, when it runs on under that line
- * to a "?" within a few lines ("Are you a nonprofit organized as tax" / "exempt ...?").
+ * to a "?" within six lines ("Are you a nonprofit organized as tax" / "exempt ...?").
  */
 const questionGoingOn = (line: ReadonlyArray<Phrase>, rect: Rect, usable: ReadonlyArray<Phrase>): Array<Phrase> | undefined => {
   const first = line[line.length - 1]!
   const lines = [...line]
   let last = first
-  for (let guard = 0; guard < 3 && !/\?$/.test(last.text); guard++) {
+  // Up to six lines: a question with its qualifiers ("... employees in the United States," /
+  // "including all affiliates or subsidiaries" / "of this company/organization?").
+  for (let guard = 0; guard < 5 && !/\?$/.test(last.text); guard++) {
     const next = usable.find((p) =>
       lineAbove(last, p) && alignedStart(p, first, 1.2 * first.size) && last.y1 - p.y2 <= 0.8 * last.size &&
       Math.abs(p.size - first.size) <= 0.1 * first.size && p.x2 <= rect.x1 + first.size

@@ -391,6 +391,21 @@ describe("FieldLabel.find: check boxes", () => {
     )
   })
 
+  it("reads a question on to its \"?\" over as many as six lines", () => {
+    const lines = [
+      "Do you currently employ a total of",
+      "25 or fewer full-time equivalent",
+      "employees in the United States,",
+      "including all affiliates or subsidiaries",
+      "of this company/organization?"
+    ]
+    const phrases = page(...lines.map((text, k) => run(text, 342, 364 - 12 * k)), run("Yes", 572, 363), run("No", 615, 363))
+    const captions = phrases.filter((p) => p.text === "Yes" || p.text === "No")
+    // The label's text is cut to its first words; all five lines are its phrases.
+    const label = FieldLabel.find({ rect: box(560, 361, 627, 371), kind: "row", obstacles: [], exclude: captions }, phrases)
+    expect(label?.phrases.map((p) => p.text)).toEqual(lines)
+  })
+
   it("takes the lines of a question above its last line, even where they run on over the options", () => {
     const phrases = page(
       run("L Have you excluded any gross income other", 0, 96, 8),
