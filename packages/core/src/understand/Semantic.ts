@@ -109,9 +109,11 @@ export const typeOf = (input: SemanticInput): SemanticType => {
   const choice = field.form_type === "RadioButton" || field.form_type === "CheckBox" || field.form_type === "ComboBox" || field.form_type === "ListBox"
   // Options that only answer ("Yes", "No", "Unknown") make a yes/no question: it holds no name,
   // date or address, whatever words its question uses ("... committee to address issues?"). The
-  // options as printed, else as the PDF names them; a lone box's on-state ("Yes") answers nothing.
+  // options as printed, else as the PDF names them; a lone box's on-state ("Yes") answers nothing,
+  // but a box captioned "No" under a question, one of its row, is an answer of a yes/no question.
   const optionTexts = input.captions !== undefined && input.captions.length > 0 ? input.captions : (field.options ?? []).map((o) => o.label)
-  if (choice && Vocabulary.answersOnly([...new Set(optionTexts)])) return "unknown"
+  const answersQuestion = input.question !== undefined && input.captions?.length === 1 && Vocabulary.yesOrNo(input.captions[0]!)
+  if (choice && (answersQuestion || Vocabulary.answersOnly([...new Set(optionTexts)]))) return "unknown"
   const fromOptions = choice
     ? Vocabulary.typeOfOptions([...(input.captions ?? []), ...(field.options ?? []).flatMap((o) => [o.label, o.value])])
     : "unknown"

@@ -511,6 +511,12 @@ const bareAnswers = new Set([
   "si", "otro", "otra", "otros", "ninguno", "ninguna", "desconocido"
 ])
 
+// The answers of a yes/no question.
+const yesNoAnswers = new Set(["yes", "no", "unknown", "don t know", "ja", "nein", "unbekannt", "oui", "non", "inconnu", "si", "desconocido"])
+
+/** Whether a caption answers yes or no ("No", "Yes (explain)", "Nein"): its box answers a yes/no question. */
+export const yesOrNo = (caption: string): boolean => yesNoAnswers.has(normalize(caption.replace(/\(.*\)/g, " ")).trim())
+
 /** Whether an option caption means nothing without its question ("Yes", "Other", "Nein"). */
 export const saysNothingAlone = (caption: string): boolean => {
   const t = normalize(caption.replace(/\(.*\)/g, " ")).trim()

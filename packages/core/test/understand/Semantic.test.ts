@@ -93,6 +93,13 @@ describe("Semantic.describe", () => {
     // A lone check box's on-state ("Yes") is no answer: its caption's question still gives its meaning.
     const box = field({ form_type: "CheckBox", options: [{ label: "Yes", value: "Yes" }] })
     expect(Semantic.describe({ field: box, label: "Filing status: Other", partialName: "c3", captions: ["Other"] }).type).toBe("filing_status")
+    // A box captioned "No" beside a question, one of its row, answers that question: it is no company name.
+    const no = field({ form_type: "CheckBox", options: [{ label: "N", value: "N" }] })
+    const question = "Are you a nonprofit organized as tax exempt or a governmental research organization?"
+    expect(Semantic.describe({ field: no, label: `${question}: No`, partialName: "P1_Line5_Checkbox", captions: ["No"], question }).type).toBe("unknown")
+    expect(Semantic.describe({ field: box, label: "Filing status: Other", partialName: "c3", captions: ["Other"], question: "Filing status" }).type).toBe(
+      "filing_status"
+    )
   })
 
   it("gives signature fields their own type", () => {

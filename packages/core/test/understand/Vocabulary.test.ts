@@ -127,6 +127,8 @@ describe("Vocabulary.typeOfOptions", () => {
     expect(Vocabulary.answersOnly(["Oui", "Non", "Inconnu"])).toBe(true)
     expect(Vocabulary.answersOnly(["Yes"])).toBe(false)
     expect(Vocabulary.answersOnly(["Male", "Female"])).toBe(false)
+    expect([Vocabulary.yesOrNo("No"), Vocabulary.yesOrNo("Yes (explain below)"), Vocabulary.yesOrNo("Nein")]).toEqual([true, true, true])
+    expect([Vocabulary.yesOrNo("Other"), Vocabulary.yesOrNo("Married")]).toEqual([false, false])
   })
 })
 
