@@ -49,6 +49,17 @@ export const bodySize = (phrases: ReadonlyArray<Phrase>): number => {
  */
 export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Rect>): ReadonlyArray<Heading> => {
   const body = bodySize(phrases)
+  const left = Math.min(...phrases.map((p) => p.x1))
+  const right = Math.max(...phrases.map((p) => p.x2))
+  // A short line alone, centred on the page's text, over the column heads of a table of fields
+  // ("Dried/Fresh cannabis" over "Sales ($)", "Packages sold" and their boxes), however it is set;
+  // not one column's head or a box's caption, which has its box right under it.
+  const centredTitle = (p: Phrase, words: number) =>
+    words >= 2 && words <= 6 && p.x2 - p.x1 <= 0.4 * (right - left) &&
+    Math.abs((p.x1 + p.x2) / 2 - (left + right) / 2) <= 0.03 * (right - left) &&
+    !phrases.some((o) => o !== p && overlapY(o, p) > 0.3 * (p.y2 - p.y1)) &&
+    boxes.some((b) => b.y2 <= p.y1 && p.y1 - b.y2 <= 6 * p.size) &&
+    !boxes.some((b) => b.y2 <= p.y1 + 0.3 * p.size && p.y1 - b.y2 <= 2 * p.size && b.x1 < p.x2 && b.x2 > p.x1)
   const out: Array<Heading> = []
   for (const p of phrases) {
     const text = p.text.trim()
@@ -67,7 +78,7 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     const numbered = NUMBERED.test(text) || ROMAN.test(text) || (NUMBERED_TITLE.test(text) && (large || capitals))
     const lettered = LETTERED.test(text) && words.length <= 10
     const enumerated = ENUMERATED.test(text)
-    if (!numbered && !capitals && !large && !lettered && !enumerated) continue
+    if (!numbered && !capitals && !large && !lettered && !enumerated && !centredTitle(p, words.length)) continue
     // A sentence is not a heading, however it is set; nor is the middle of one.
     if (!numbered && /[.;,]$/.test(text) && words.length > 6) continue
     if (!numbered && !/^[\p{Lu}\p{N}(]/u.test(text)) continue

@@ -112,6 +112,35 @@ describe("Section.sectionOf, a short part title", () => {
   })
 })
 
+describe("Section.headings, a table's title", () => {
+  // A landscape page: the part, then a table whose title is centred over its column heads.
+  const text = [
+    run("5. Calculation of the sales and duty payable", 23, 559, 12),
+    run("Dried/Fresh cannabis", 351, 465, 9),
+    run("Sales ($)", 198, 448, 9),
+    run("Packages sold", 367, 448, 9),
+    run("Cannabis duty ($)", 456, 448, 9),
+    run("Alberta", 35, 412, 8),
+    run("Protected B when completed", 646, 583, 9),
+    ...[536, 525, 514].map((y) => run("For each province and territory where sales were made, enter the total sales in dollars.", 33, y))
+  ]
+  const row = [box(190, 405, 260, 420), box(360, 405, 440, 420), box(450, 405, 530, 420)]
+
+  it("reads a short line alone, centred over the column heads of a table of boxes, as a heading", () => {
+    const headings = Section.headings(page(...text), row)
+    expect(headings.map((h) => h.text)).toEqual(["5. Calculation of the sales and duty payable", "Dried/Fresh cannabis"])
+    expect(Section.sectionOf(row[1]!, headings).map((h) => h.text)).toEqual([
+      "5. Calculation of the sales and duty payable",
+      "Dried/Fresh cannabis"
+    ])
+  })
+
+  it("does not take a column's own head, with its box right under it, for a title", () => {
+    const under = [box(340, 440, 440, 458)]
+    expect(Section.headings(page(...text), under).map((h) => h.text)).toEqual(["5. Calculation of the sales and duty payable"])
+  })
+})
+
 describe("Section.sectionOf, the top of a second column", () => {
   it("puts a field level with the part that tops the first column in that part, not in the part carried over", () => {
     // The part's heading runs over two lines, down past the top of the right column's first box.
