@@ -9,7 +9,9 @@
  * programs that want no threads; it applies the same limits but cannot stop a runaway task.
  */
 import { Context, Effect, Layer, Queue } from "effect"
-import { availableParallelism } from "node:os"
+import { mkdtempSync } from "node:fs"
+import { availableParallelism, tmpdir } from "node:os"
+import { join } from "node:path"
 import type { ConversionOptions, ConversionProgress, ConvertedPdf, ConverterError } from "./Converter.ts"
 import type * as FlatCheck from "./detect/FlatCheck.ts"
 import type { Assignment, FillOptions, FillResult } from "./pdf/FormFiller.ts"
@@ -21,6 +23,7 @@ import * as PdfLimits from "./pdf/PdfLimits.ts"
 // Types only: the PDF libraries load where the work runs (a worker, or `layerInline`'s first
 // task), never in a server process that hands the work off.
 import type * as PdfTasks from "./pdf/PdfTasks.ts"
+import * as Spill from "./pdf/Spill.ts"
 import * as TaskError from "./pdf/TaskError.ts"
 import * as WorkerPool from "./pdf/WorkerPool.ts"
 
@@ -142,6 +145,11 @@ export interface WorkersOptions {
   /** Budget of a background task (a fill, a source document), and of each page of a conversion, in ms (default 2 min). */
   readonly backgroundTimeoutMs?: number | undefined
   readonly limits?: Partial<PdfLimits.Limits> | undefined
+  /**
+   * Where a directory for large PDFs on their way to and from the workers is made (default: the
+   * system's temporary directory, `TMPDIR`); it is removed when the engine stops.
+   */
+  readonly tempDir?: string | undefined
 }
 
 export const defaultWorkers = () => Math.min(4, Math.max(2, availableParallelism()))
@@ -180,13 +188,18 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
       const context = yield* Effect.context<never>()
       const log = (level: "warn" | "error", message: string) =>
         Effect.runForkWith(context)(level === "warn" ? Effect.logWarning(message) : Effect.logError(message))
+      // Where large PDFs cross to and from the workers (see `Spill`); removed after the pool stops.
+      const spillDir = yield* Effect.acquireRelease(
+        Effect.sync(() => mkdtempSync(join(options.tempDir ?? tmpdir(), "formwright-pdf-"))),
+        (dir) => Effect.sync(() => Spill.removeDir(dir))
+      )
       const pool = yield* Effect.acquireRelease(
         Effect.sync(() =>
           WorkerPool.make({
             // The source beside this source in the workspace; the emitted .js beside the emitted .js
             // once built (Node strips no types under node_modules), where tsc cannot rewrite a URL.
             script: new URL(`./pdf/PdfWorker.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`, import.meta.url),
-            workerData: { limits },
+            workerData: { limits, spillDir },
             size: options.workers ?? defaultWorkers(),
             maxHeapMb,
             // A heap cap set alone (tests) leaves resident memory unwatched.
@@ -195,11 +208,11 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
         ),
         (pool) => Effect.promise(() => pool.close())
       )
-      return PdfEngine.of(fromRunner((name, input, lane, onProgress) =>
-        Effect.callback<PdfTasks.Output<typeof name>, PdfTasks.TaskError>((resume) => {
-          const task = pool.run(name, input, { lane, timeoutMs: timeouts[lane], onProgress, inputBytes: pdfBytes(input) })
+      const onPool = (name: PdfTasks.TaskName, input: unknown, sent: unknown, lane: WorkerPool.Lane, onProgress?: (value: unknown) => void) =>
+        Effect.callback<unknown, PdfTasks.TaskError>((resume) => {
+          const task = pool.run(name, sent, { lane, timeoutMs: timeouts[lane], onProgress, inputBytes: pdfBytes(input) })
           task.promise.then(
-            (value) => resume(Effect.succeed(value as PdfTasks.Output<typeof name>)),
+            (value) => resume(Effect.succeed(value)),
             (error: WorkerPool.TaskFailed) => {
               const serialized = error.error as PdfTasks.SerializedError | undefined
               // A limit, a crash, or a cancelled task (whose fiber no longer listens).
@@ -209,6 +222,22 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
             }
           )
           return Effect.sync(task.cancel)
-        }), timeouts.request))
+        })
+      // A large input goes as a file (in the message when it cannot be written), removed once the
+      // task is over; a large result comes back as one, read and removed here.
+      return PdfEngine.of(fromRunner((name, input, lane, onProgress) =>
+        Effect.acquireUseRelease(
+          Effect.promise(() => Spill.spill(input, spillDir).catch((): Spill.Spilled => ({ value: input, files: [] }))),
+          (sent) =>
+            onPool(name, input, sent.value, lane, onProgress).pipe(
+              Effect.flatMap((value) =>
+                Effect.tryPromise({
+                  try: () => Spill.restore(value),
+                  catch: () => new PdfRejected({ reason: "Crashed", message: "The PDF worker's result could not be read back." })
+                })
+              )
+            ) as Effect.Effect<PdfTasks.Output<typeof name>, PdfTasks.TaskError>,
+          (sent) => Effect.promise(() => Spill.removeAll(sent.files))
+        ), timeouts.request))
     })
   )

@@ -4,7 +4,12 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
+import { PDFDocument } from "@cantoo/pdf-lib"
 import { Fixtures, HostileFixtures } from "@formwright/testing"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import * as PdfEngine from "../src/PdfEngine.ts"
 
 const MiB = 1024 * 1024
@@ -18,6 +23,36 @@ const timed = <A, E>(effect: Effect.Effect<A, E>) =>
     const result = yield* Effect.result(effect)
     return { result, ms: Date.now() - started }
   })
+
+describe("PdfEngine, large PDFs (worker processes)", () => {
+  it.live("a PDF of several MB goes to a worker and comes back filled as a file, and leaves no file behind", () =>
+    Effect.gen(function*() {
+      // The every-field form with a 3 MB image of random (incompressible) pixels on its first page.
+      const doc = yield* Effect.promise(async () => PDFDocument.load(await Fixtures.formWithEveryFieldType()))
+      const image = doc.context.register(doc.context.stream(randomBytes(1024 * 1024 * 3), {
+        Type: "XObject", Subtype: "Image", Width: 1024, Height: 1024, ColorSpace: "DeviceRGB", BitsPerComponent: 8
+      }))
+      doc.getPage(0).node.newXObject("Noise", image)
+      const source = yield* Effect.promise(() => doc.save({ useObjectStreams: false }))
+      expect(source.byteLength).toBeGreaterThan(3 * MiB)
+      const tempDir = mkdtempSync(join(tmpdir(), "engine-spill-"))
+      const spilled = () => readdirSync(tempDir).flatMap((dir) => readdirSync(join(tempDir, dir)))
+      yield* withEngine(PdfEngine.layerWorkers({ workers: 1, tempDir }), (engine) =>
+        Effect.gen(function*() {
+          const form = yield* engine.readForm(source)
+          expect(form.fields.map((f) => f.form_name)).toContain(Fixtures.everyFieldType.firstName)
+          expect(spilled()).toEqual([])
+          const filled = yield* engine.fill(source, [{ formName: Fixtures.everyFieldType.firstName, value: "Ada" }])
+          expect(filled.pdf.byteLength).toBeGreaterThan(3 * MiB)
+          expect(spilled()).toEqual([])
+          const back = yield* Effect.promise(() => PDFDocument.load(filled.pdf))
+          expect(back.getForm().getTextField(Fixtures.everyFieldType.firstName).getText()).toBe("Ada")
+        }))
+      // The engine's directory goes with it.
+      expect(readdirSync(tempDir)).toEqual([])
+      rmSync(tempDir, { recursive: true })
+    }), 60_000)
+})
 
 describe("PdfEngine limits (worker processes)", () => {
   it.live("an object-stream bomb is refused before any library inflates it", () =>
