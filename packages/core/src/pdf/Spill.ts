@@ -42,7 +42,7 @@ const mapLarge = <R>(value: unknown, replace: (bytes: Uint8Array) => R): unknown
 const markersOf = (value: unknown): ReadonlyArray<Marker> =>
   isMarker(value) ? [value] : isRecord(value) ? Object.values(value).filter(isMarker) : []
 
-const fileIn = (dir: string) => join(dir, `${randomBytes(8).toString("hex")}.pdf`)
+const fileIn = (dir: string) => join(dir, `${randomBytes(8).toString("hex")}.bin`)
 
 export interface Spilled {
   readonly value: unknown

@@ -49,8 +49,13 @@ export const bodySize = (phrases: ReadonlyArray<Phrase>): number => {
  */
 export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Rect>): ReadonlyArray<Heading> => {
   const body = bodySize(phrases)
-  const left = Math.min(...phrases.map((p) => p.x1))
-  const right = Math.max(...phrases.map((p) => p.x2))
+  // The extent of the page's text (a loop: a page may hold more phrases than a call takes arguments).
+  let left = Infinity
+  let right = -Infinity
+  for (const p of phrases) {
+    left = Math.min(left, p.x1)
+    right = Math.max(right, p.x2)
+  }
   // A short line alone, centred on the page's text, over the column heads of a table of fields
   // ("Dried/Fresh cannabis" over "Sales ($)", "Packages sold" and their boxes), however it is set;
   // not one column's head or a box's caption, which has its box right under it.
