@@ -9,9 +9,7 @@
  * programs that want no threads; it applies the same limits but cannot stop a runaway task.
  */
 import { Context, Effect, Layer, Queue } from "effect"
-import { mkdtempSync } from "node:fs"
 import { availableParallelism, tmpdir } from "node:os"
-import { join } from "node:path"
 import type { ConversionOptions, ConversionProgress, ConvertedPdf, ConverterError } from "./Converter.ts"
 import type * as FlatCheck from "./detect/FlatCheck.ts"
 import type { Assignment, FillOptions, FillResult } from "./pdf/FormFiller.ts"
@@ -190,7 +188,7 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
         Effect.runForkWith(context)(level === "warn" ? Effect.logWarning(message) : Effect.logError(message))
       // Where large PDFs cross to and from the workers (see `Spill`); removed after the pool stops.
       const spillDir = yield* Effect.acquireRelease(
-        Effect.sync(() => mkdtempSync(join(options.tempDir ?? tmpdir(), "formwright-pdf-"))),
+        Effect.sync(() => Spill.makeDir(options.tempDir ?? tmpdir())),
         (dir) => Effect.sync(() => Spill.removeDir(dir))
       )
       const pool = yield* Effect.acquireRelease(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach } from "vitest"
@@ -50,6 +51,18 @@ describe("Spill", () => {
     expect(Spill.spillSync([large()], dir)).toHaveLength(1)
     expect(readdirSync(dir)).toEqual([])
     expect(await Spill.restore("text")).toBe("text")
+  })
+
+  it("makes a directory of its own, and removes those that processes which have ended left behind", () => {
+    const parent = freshDir()
+    const ended = spawnSync(process.execPath, ["-e", ""]).pid
+    mkdirSync(join(parent, `formwright-pdf-${ended}-abc123`))
+    // pid 1 is alive: another server's directory stays, as does anything not named like these.
+    mkdirSync(join(parent, "formwright-pdf-1-def456"))
+    mkdirSync(join(parent, "something-else"))
+    const dir = Spill.makeDir(parent)
+    expect(dir.startsWith(join(parent, `formwright-pdf-${process.pid}-`))).toBe(true)
+    expect(readdirSync(parent).sort()).toEqual(["formwright-pdf-1-def456", dir.slice(parent.length + 1), "something-else"].sort())
   })
 
   it("fails without leaving a file when the directory cannot take it", async () => {

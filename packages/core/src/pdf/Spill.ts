@@ -9,7 +9,7 @@
  * Plain functions: the pool side (`PdfEngine`) and the worker side (`PdfWorker`) both use them.
  */
 import { randomBytes } from "node:crypto"
-import { readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { readFile, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 
@@ -108,3 +108,27 @@ export const removeAll = async (paths: ReadonlyArray<string>): Promise<void> => 
 
 /** Removes a directory of spilled files and everything in it. */
 export const removeDir = (dir: string): void => rmSync(dir, { recursive: true, force: true })
+
+const PREFIX = "formwright-pdf-"
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/**
+ * A new directory for this process's spilled files under `parent`, named after the process; the
+ * directories of processes that ended without removing theirs (killed) are removed first.
+ */
+export const makeDir = (parent: string): string => {
+  for (const name of readdirSync(parent)) {
+    const pid = Number(/^formwright-pdf-(\d+)-/.exec(name)?.[1])
+    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) removeDir(join(parent, name))
+  }
+  return mkdtempSync(join(parent, `${PREFIX}${process.pid}-`))
+}
