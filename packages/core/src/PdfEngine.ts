@@ -206,9 +206,9 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
         ),
         (pool) => Effect.promise(() => pool.close())
       )
-      const onPool = (name: PdfTasks.TaskName, input: unknown, sent: unknown, lane: WorkerPool.Lane, onProgress?: (value: unknown) => void) =>
+      const onPool = (name: PdfTasks.TaskName, input: unknown, options: WorkerPool.RunOptions) =>
         Effect.callback<unknown, PdfTasks.TaskError>((resume) => {
-          const task = pool.run(name, sent, { lane, timeoutMs: timeouts[lane], onProgress, inputBytes: pdfBytes(input) })
+          const task = pool.run(name, input, options)
           task.promise.then(
             (value) => resume(Effect.succeed(value)),
             (error: WorkerPool.TaskFailed) => {
@@ -227,7 +227,7 @@ export const layerWorkers = (options: WorkersOptions = {}): Layer.Layer<PdfEngin
         Effect.acquireUseRelease(
           Effect.promise(() => Spill.spill(input, spillDir).catch((): Spill.Spilled => ({ value: input, files: [] }))),
           (sent) =>
-            onPool(name, input, sent.value, lane, onProgress).pipe(
+            onPool(name, sent.value, { lane, timeoutMs: timeouts[lane], onProgress, inputBytes: pdfBytes(input) }).pipe(
               Effect.flatMap((value) =>
                 Effect.tryPromise({
                   try: () => Spill.restore(value),

@@ -2,7 +2,7 @@
  * Undoing earlier writes when a later one fails, so a request that fails half-way (a full
  * disk, a client that left) leaves no blob or record that nothing points to.
  */
-import { type Cause, Effect, Exit } from "effect"
+import { Effect, Exit } from "effect"
 
 /**
  * Runs a compensating write (deleting what an earlier step wrote): best effort, since the
@@ -34,6 +34,30 @@ export interface UndoableWrite<E, R> {
   readonly undo: Effect.Effect<unknown, unknown>
 }
 
+/** A write whose undo is told what it wrote (the id it chose, say). */
+export interface UndoableResult<A, E, R> {
+  readonly write: Effect.Effect<A, E, R>
+  readonly undo: (written: A) => Effect.Effect<unknown, unknown>
+}
+
+/**
+ * `writes` side by side, none depending on another. When one fails, the others that succeeded
+ * are undone and the first failure is returned; otherwise their values, and the effect that
+ * undoes them all. Run it uninterruptibly, so an interruption never splits the writes.
+ */
+const sideBySide = <E, R>(writes: ReadonlyArray<UndoableResult<unknown, E, R>>) =>
+  Effect.gen(function*() {
+    const exits = yield* Effect.forEach(writes, ({ write }) => Effect.exit(write), { concurrency: "unbounded" })
+    const undoAll = Effect.forEach(
+      exits.flatMap((exit, i) => (Exit.isSuccess(exit) ? [writes[i]!.undo(exit.value)] : [])),
+      undo,
+      { concurrency: "unbounded", discard: true }
+    )
+    const failed = exits.find(Exit.isFailure)
+    if (failed !== undefined) return yield* Effect.andThen(undoAll, Effect.failCause(failed.cause))
+    return { values: exits.map((exit) => (exit as Exit.Success<unknown>).value), undoAll }
+  })
+
 /**
  * `writes` side by side (none depends on another), then `next`. When a write fails, the others
  * that succeeded are undone; when `next` fails or is interrupted, all of them are. As in
@@ -44,24 +68,11 @@ export const withUndoAll = <E, R, B, E2, R2>(
   next: Effect.Effect<B, E2, R2>
 ): Effect.Effect<B, E | E2, R | R2> =>
   Effect.uninterruptibleMask((restore) =>
-    Effect.gen(function*() {
-      const exits = yield* Effect.forEach(writes, ({ write }) => Effect.exit(write), { concurrency: "unbounded" })
-      const undoDone = Effect.forEach(
-        writes.filter((_, i) => Exit.isSuccess(exits[i]!)),
-        (w) => undo(w.undo),
-        { concurrency: "unbounded", discard: true }
-      )
-      const failed = exits.find(Exit.isFailure)
-      if (failed !== undefined) return yield* Effect.andThen(undoDone, Effect.failCause(failed.cause))
-      return yield* restore(next).pipe(Effect.onError(() => undoDone))
-    })
+    Effect.flatMap(
+      sideBySide(writes.map(({ write, undo }) => ({ write, undo: () => undo }))),
+      ({ undoAll }) => restore(next).pipe(Effect.onError(() => undoAll))
+    )
   )
-
-/** A write whose undo is told what it wrote (the id it chose, say). */
-export interface UndoableResult<A, E, R> {
-  readonly write: Effect.Effect<A, E, R>
-  readonly undo: (written: A) => Effect.Effect<unknown, unknown>
-}
 
 /**
  * Two writes side by side, neither depending on the other: both land, or what one of them
@@ -73,12 +84,8 @@ export const both = <A, EA, RA, B, EB, RB>(
   second: UndoableResult<B, EB, RB>
 ): Effect.Effect<readonly [A, B], EA | EB, RA | RB> =>
   Effect.uninterruptible(
-    Effect.gen(function*() {
-      const [a, b] = yield* Effect.all([Effect.exit(first.write), Effect.exit(second.write)], { concurrency: 2 })
-      if (Exit.isSuccess(a) && Exit.isSuccess(b)) return [a.value, b.value] as const
-      if (Exit.isSuccess(a)) yield* undo(first.undo(a.value))
-      if (Exit.isSuccess(b)) yield* undo(second.undo(b.value))
-      const failure: Cause.Cause<EA | EB> = Exit.isFailure(a) ? a.cause : (b as Exit.Failure<B, EB>).cause
-      return yield* Effect.failCause(failure)
-    })
+    Effect.map(
+      sideBySide<EA | EB, RA | RB>([first, second] as ReadonlyArray<UndoableResult<unknown, EA | EB, RA | RB>>),
+      ({ values }) => [values[0] as A, values[1] as B] as const
+    )
   )

@@ -500,8 +500,11 @@ export const typeOfOptions = (captions: ReadonlyArray<string>): SemanticType => 
 /** Whether every option only answers a question ("Yes", "No", "Unknown"): a yes/no question, whatever it asks about. */
 export const answersOnly = (captions: ReadonlyArray<string>): boolean => {
   const texts = captions.map((c) => c.trim()).filter((c) => c !== "")
-  return texts.length >= 2 && texts.every((c) => bareAnswers.has(normalize(c.replace(/\(.*\)/g, " ")).trim()))
+  return texts.length >= 2 && texts.every((c) => bareAnswers.has(answerWords(c)))
 }
+
+/** A caption's words as the answer sets hold them, without a note in brackets ("Yes (explain)" → "yes"). */
+const answerWords = (caption: string): string => normalize(caption.replace(/\(.*\)/g, " ")).trim()
 
 // Option captions that only answer a question: alone they name nothing.
 const bareAnswers = new Set([
@@ -515,11 +518,11 @@ const bareAnswers = new Set([
 const yesNoAnswers = new Set(["yes", "no", "unknown", "don t know", "ja", "nein", "unbekannt", "oui", "non", "inconnu", "si", "desconocido"])
 
 /** Whether a caption answers yes or no ("No", "Yes (explain)", "Nein"): its box answers a yes/no question. */
-export const yesOrNo = (caption: string): boolean => yesNoAnswers.has(normalize(caption.replace(/\(.*\)/g, " ")).trim())
+export const yesOrNo = (caption: string): boolean => yesNoAnswers.has(answerWords(caption))
 
 /** Whether an option caption means nothing without its question ("Yes", "Other", "Nein"). */
 export const saysNothingAlone = (caption: string): boolean => {
-  const t = normalize(caption.replace(/\(.*\)/g, " ")).trim()
+  const t = answerWords(caption)
   return bareAnswers.has(t) || t.replace(/[^a-z\p{L}]/gu, "").length < 3
 }
 
