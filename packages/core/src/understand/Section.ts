@@ -73,14 +73,27 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     if (boxes.some((b) => centreInside(p, b))) continue
     const labelsBox = boxes.some((b) => overlapY(p, b) > 0.3 * (p.y2 - p.y1) && b.x1 - p.x2 >= -2 && b.x1 - p.x2 <= 4 * p.size)
     if (labelsBox) continue
+    // Nor is the caption right after a check box ("☐ Schedule A, Group II"), however it is numbered.
+    const captionsBox = boxes.some((b) =>
+      overlapY(p, b) > 0.3 * (p.y2 - p.y1) && p.x1 - b.x2 >= -2 && p.x1 - b.x2 <= 2 * p.size && b.x2 - b.x1 <= 3 * p.size
+    )
+    if (captionsBox) continue
     const letters = text.replace(/[^\p{L}]/gu, "")
     // Acronyms alone ("IRS EIN", "SSN / ITIN") label a box: a heading in capitals has a word
     // (or is spaced out letter by letter: "A N E X O").
     const acronyms = words.length <= 3 && words.every((w) => /^\p{L}{2,3}$/u.test(w.replace(/[^\p{L}]/gu, "")))
-    const capitals = letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase() && words.length >= 2 && !acronyms
+    // A font of small capitals may draw one letter of a word from a lower-case code ("EDUCATION
+    // (HIGHEST LEvEL AND YEAR)"); a word in lower case ("e.g.") is not set in capitals.
+    const inCapitals = (word: string) => {
+      const wordLetters = word.replace(/[^\p{L}]/gu, "")
+      const lower = [...wordLetters].filter((c) => c !== c.toUpperCase()).length
+      return lower === 0 || (lower === 1 && wordLetters.length >= 3)
+    }
+    const capitals = letters.length >= 4 && words.every(inCapitals) && letters !== letters.toLowerCase() && words.length >= 2 && !acronyms
     const large = p.size >= 1.15 * body && words.length <= 12
     // "5. Calculation of the sales", set large or in capitals, numbers a part as "Part 5" does.
-    const numbered = NUMBERED.test(text) || ROMAN.test(text) || (NUMBERED_TITLE.test(text) && (large || capitals))
+    // Set smaller than the body, "Schedule A, Group II" is an option in a box of fine print, not a part.
+    const numbered = p.size >= 0.85 * body && (NUMBERED.test(text) || ROMAN.test(text) || (NUMBERED_TITLE.test(text) && (large || capitals)))
     const lettered = LETTERED.test(text) && words.length <= 10
     const enumerated = ENUMERATED.test(text)
     if (!numbered && !capitals && !large && !lettered && !enumerated && !centredTitle(p, words.length)) continue

@@ -293,7 +293,7 @@ export const understand = (
     const first = firstWidgets[i]
     const headings = paths[i]!.map((h) => h.text)
     const question = groupQuestions.get(i)
-    const section = question ? [...headings, question] : headings
+    const section = question && question !== headings.at(-1) ? [...headings, question] : headings
     const hints = first ? hintsNear(layouts.get(first.page)!.phrases, first.rect) : ""
     return Semantic.describe({
       field: input.field,

@@ -190,7 +190,7 @@ const rules: ReadonlyArray<Rule> = [
   { type: "unit", pattern: stems("apt\\b", "apartment", "suite\\b", "ste\\b", "flr\\b", "floor\\b", "unit\\b", "wohnung", "appartement", "etage", "piso\\b", "departamento", "escalera", "puerta") },
   { type: "street_address", pattern: stems("street", "strasse", "str\\b", "rue\\b", "calle", "via\\b", "straat", "rua\\b", "address line 1\\b", "adresse ligne 1\\b", "home address", "mailing address", "residential address", "domicile", "domicilio", "adresse\\b(?! electronique)", "address\\b(?! line 2)", "anschrift", "direccion", "indirizzo") , unless: stems("e ?mail", "web", "city", "ville", "ort\\b", "address (?:\\w+ )?(?:state|zip|postal code|country|province)\\b") },
   { type: "county", pattern: stems("county", "landkreis", "kreis\\b", "departement", "comte\\b", "condado") },
-  { type: "state", pattern: stems("state\\b", "province", "provincia", "region", "bundesland", "canton", "kanton", "estado\\b", "etat\\b") , unless: stems("statement", "estado civil", "state of birth", "united states", "state\\w* (?:\\w+ ){0,2}(?:assigned|issued)", "state id\\b", "state identification", "in the interest of", `(?:state|commonwealth) of (?:${Object.keys(usStates).join("|")}) `) },
+  { type: "state", pattern: stems("state\\b", "province", "provincia", "region", "bundesland", "canton", "kanton", "estado\\b", "etat\\b") , unless: stems("statement", "estado civil", "state of birth", "united states", "state\\w* (?:\\w+ ){0,2}(?:assigned|issued)", "state (?:\\w+ ){0,2}(?:number|no\\b|license|licence|registration)", "state id\\b", "state identification", "in the interest of", `(?:state|commonwealth) of (?:${Object.keys(usStates).join("|")}) `) },
   { type: "city", pattern: stems("city", "town\\b", "ort\\b", "wohnort", "stadt", "gemeinde", "ville", "localite", "commune", "ciudad", "localidad", "municipio", "municipality", "citta", "comune", "plaats", "cidade", "lieu\\b") },
   { type: "country", pattern: stems("country", "land\\b", "staat\\b", "pays", "pais", "paese", "nation\\b") },
   { type: "nationality", pattern: stems("nationality", "citizenship", "staatsangehorigkeit", "nationalite", "nacionalidad", "cittadinanza", "nationaliteit") },
@@ -207,7 +207,7 @@ const rules: ReadonlyArray<Rule> = [
   // A blank in a sentence after "that I" or "I, the undersigned" ("Know all men by these presents,
   // that I ____ (Principal)"): the name of the one who says it.
   { type: "full_name", pattern: / (?:that|whereas) i $| (?:i|we) the undersigned $/ },
-  { type: "full_name", pattern: stems("full name", "name\\b", "nom et prenom", "nom prenom", "nom\\b", "nombre y apellidos", "nombre completo", "apellidos y nombre", "vor und nachname", "vor und zuname", "name vorname", "nombre\\b", "nome\\b", "naam\\b", "printed name", "print name", "(?:form )?completed by", "person completing", "ausgefullt von", "rempli par", "cumplimentado por", "completado por"), unless: stems("care ?of", "c o\\b", "character", "pet\\b", "product", "project", "brand", "team\\b", "school", "bank\\b", "vessel", "zu handen", "z hd\\b", "aux bons soins", "a l attention", "a la atencion", "company", "business", "organi[sz]ation", "employer", "street", "file name", "user ?name") },
+  { type: "full_name", pattern: stems("full name", "name\\b", "nom et prenom", "nom prenom", "nom\\b", "nombre y apellidos", "nombre completo", "apellidos y nombre", "vor und nachname", "vor und zuname", "name vorname", "nombre\\b", "nome\\b", "naam\\b", "printed name", "print name", "(?:form )?(?<!to be )completed by", "person completing", "ausgefullt von", "rempli par", "cumplimentado por", "completado por"), unless: stems("care ?of", "c o\\b", "character", "pet\\b", "product", "project", "brand", "team\\b", "school", "bank\\b", "vessel", "zu handen", "z hd\\b", "aux bons soins", "a l attention", "a la atencion", "company", "business", "organi[sz]ation", "employer", "street", "file name", "user ?name") },
   { type: "date", pattern: dateWord }
 ]
 
@@ -272,7 +272,7 @@ const representativeStems = [
   "representant(?:e)? (?:legal|autorise)\\w*",
   "firmante",
   // Who completes a form for an organisation ("Completed by", "Person completing this form").
-  "(?:form )?completed by",
+  "(?:form )?(?<!to be )completed by",
   "person completing",
   "ausgefullt von",
   "rempli par",

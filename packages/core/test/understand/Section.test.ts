@@ -161,3 +161,22 @@ describe("Section.headings, acronyms", () => {
     expect(Section.headings(phrases, []).map((h) => h.text)).toEqual(["A N E X O"])
   })
 })
+
+describe("Section.headings, what is set like a heading but is not one", () => {
+  it("does not take a numbered line in fine print, or a check box's caption, for a part", () => {
+    const phrases = page(
+      run("Part 1. Information About the Petitioner", 40, 740, 12),
+      run("Schedule A, Group II", 300, 700, 7),
+      run("Section 8 housing", 60, 650),
+      ...body
+    )
+    const checkBox = box(44, 648, 54, 658)
+    expect(Section.headings(phrases, [checkBox]).map((h) => h.text)).toEqual(["Part 1. Information About the Petitioner"])
+  })
+
+  it("reads small capitals drawn with one lower-case letter in a word as capitals, and not a line in lower case", () => {
+    const phrases = page(run("EDUCATION (HIGHEST LEvEL AND YEAR)", 40, 700), run("(e.g., a-IPC, CIC, LTC-CIP, BCIDP)?", 40, 650), ...body)
+    expect(Section.headings(phrases, []).map((h) => h.text)).toEqual(["EDUCATION (HIGHEST LEvEL AND YEAR)"])
+  })
+})
+

@@ -75,6 +75,12 @@ describe("Vocabulary.typeOf", () => {
     ["State of residence", "state"],
     ["STATE OF MICHIGAN JUDICIAL CIRCUIT COURT", "unknown"],
     ["Commonwealth of Massachusetts", "unknown"],
+    // A number a state issues is no state.
+    ["Attorney State Bar Number (if applicable)", "unknown"],
+    ["State license number", "unknown"],
+    // Who is to complete a block is not a name asked for; who completed the form is.
+    ["To be completed by an Attorney or Accredited Representative, if any. Enter Attorney State Bar Number", "unknown"],
+    ["Form completed by", "full_name"],
     // "Age" in a phrase about age asks for none.
     ["Age", "age"],
     ["I request that the judge waive the age requirement because", "unknown"],
