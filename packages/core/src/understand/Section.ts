@@ -5,7 +5,7 @@
  * larger than the page's text;
  * and by its place: alone on its line rather than just before a box.
  */
-import type { Phrase, Rect } from "./TextLayout.ts"
+import type { Columns, Phrase, Rect } from "./TextLayout.ts"
 import { centreInside, overlapY } from "./TextLayout.ts"
 
 /** A heading of a page. */
@@ -102,10 +102,18 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     if (!numbered && !/^[\p{Lu}\p{N}(]/u.test(text)) continue
     // A number with no title ("Part 3. (select only one box):" refers to a part, it does not open one).
     if (numbered && !/\p{L}{2}/u.test(text.replace(NUMBERED, "").replace(ROMAN_NUMBER, "").replace(/^\d{1,2}[.)]/, "").replace(/\([^)]*\)/g, ""))) continue
+    // Nor is a part named at the start of a line that goes on with the sentence above it ("...
+    // in the space provided in" over "Part 8. Additional Information.").
+    if (numbered && phrases.some((q) => continuesInto(q, p))) continue
     out.push({ text, rect: p, size: p.size, level: numbered ? 1 : 2 })
   }
   return joinWrapped(out)
 }
+
+/** `line` is the next line of the sentence `above` leaves unfinished: right under it, in its column and size. */
+const continuesInto = (above: Phrase, line: Phrase) =>
+  above !== line && above.y1 > line.y1 && above.y1 - line.y2 <= 0.8 * line.size && Math.abs(above.x1 - line.x1) <= 2 * line.size &&
+  Math.abs(above.size - line.size) <= 1 && /\p{L}$/u.test(above.text.trim()) && !NUMBERED.test(above.text)
 
 /**
  * A heading set on two or three lines ("Part 1. Information About the Person or" over
@@ -141,7 +149,24 @@ const joinWrapped = (found: ReadonlyArray<Heading>): Array<Heading> => {
  * (`carried`, from an earlier page, when this page has none above it), then the nearest other
  * heading above it in its column, when that one comes after the numbered one.
  */
-export const sectionOf = (rect: Rect, pageHeadings: ReadonlyArray<Heading>, carried?: Heading): ReadonlyArray<Heading> => {
+export const sectionOf = (rect: Rect, pageHeadings: ReadonlyArray<Heading>, carried?: Heading, columns?: Columns): ReadonlyArray<Heading> => {
+  // In the second column of a page set in two, before any part printed over that column, the
+  // field goes on with the section the first column ends in ("6. Country of Birth" at the top of
+  // the right column, under the left column's "Part 3 ... Other Information"): a reader takes
+  // the first column to its end before starting the second.
+  // Only where the first column holds a part of its own: blocks side by side in a grid (a
+  // "Telephone" block beside a "Name" block) are read across, not down.
+  const inFirst = (h: Heading) => columns !== undefined && h.rect.x2 <= columns.gutter && h.rect.y1 >= columns.y1 && h.rect.y2 <= columns.y2 + 2
+  if (columns && rect.x1 >= columns.gutter && rect.y1 >= columns.y1 - 2 && rect.y2 <= columns.y2 + 2 && pageHeadings.some((h) => h.level === 1 && inFirst(h))) {
+    const own = pageHeadings.filter((h) => h.rect.x1 >= columns.gutter - 2 && h.rect.y1 >= rect.y2 - 2).sort((a, b) => a.rect.y1 - b.rect.y1)
+    if (!own.some((h) => h.level === 1)) {
+      const endOfFirst: Rect = { x1: columns.left, y1: columns.y1, x2: columns.gutter - 1, y2: columns.y1 }
+      const before = sectionOf(endOfFirst, pageHeadings.filter((h) => h.rect.x1 < columns.gutter - 2), carried)
+      const nearest = own[0]
+      if (nearest === undefined) return before
+      return [...before.filter((h) => h.level === 1).slice(0, 1), nearest]
+    }
+  }
   // A heading covers a column: it starts before the field's right edge and does not end far left
   // of it; a numbered part covers everything after it that starts to its right.
   const covers = (h: Heading) => h.rect.x1 <= rect.x2 && (h.level === 1 || h.rect.x2 >= rect.x1 - 160)

@@ -185,3 +185,60 @@ export const centreInside = (inner: Rect, outer: Rect): boolean => {
   const cy = (inner.y1 + inner.y2) / 2
   return cx > outer.x1 && cx < outer.x2 && cy > outer.y1 && cy < outer.y2
 }
+
+/**
+ * A band of a page set in two columns: `gutter` is the x of the white space between them, and
+ * the band runs from `y1` to `y2`. `left` is where the first column's text starts.
+ */
+export interface Columns {
+  readonly gutter: number
+  readonly left: number
+  readonly y1: number
+  readonly y2: number
+}
+
+/**
+ * The two columns of a page, when it is set in two: a vertical strip in the middle of its text
+ * that no phrase or box crosses over at least two fifths of the text's height, with text on both
+ * sides of it in comparable amounts. A page of labels on the left and boxes on the right (a tax
+ * form's lines and their amount boxes) has such a strip too, but its right side holds little
+ * text: it is one column.
+ */
+export const columns = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Rect>): Columns | undefined => {
+  if (phrases.length < 10) return undefined
+  let left = Infinity
+  let right = -Infinity
+  let bottom = Infinity
+  let top = -Infinity
+  for (const p of phrases) {
+    left = Math.min(left, p.x1)
+    right = Math.max(right, p.x2)
+    bottom = Math.min(bottom, p.y1)
+    top = Math.max(top, p.y2)
+  }
+  const items: ReadonlyArray<Rect> = [...phrases, ...boxes]
+  let best: { x: number; y1: number; y2: number } | undefined
+  for (let x = left + 0.3 * (right - left); x <= left + 0.7 * (right - left); x += 2) {
+    // The longest stretch of the text's height that nothing crosses at x.
+    const crossing = items.filter((r) => r.x1 < x - 1 && r.x2 > x + 1).map((r) => [r.y1, r.y2] as const).sort((a, b) => b[1] - a[1])
+    let above = top
+    let band = { y1: top, y2: top }
+    for (const [y1, y2] of [...crossing, [bottom, bottom] as const]) {
+      if (above - y2 > band.y2 - band.y1) band = { y1: Math.max(y2, bottom), y2: above }
+      above = Math.min(above, y1)
+    }
+    if (band.y2 - band.y1 >= 0.4 * (top - bottom) && (best === undefined || band.y2 - band.y1 > best.y2 - best.y1)) best = { x, ...band }
+  }
+  if (best === undefined) return undefined
+  const band = best
+  const inBand = phrases.filter((p) => p.y >= band.y1 && p.y <= band.y2)
+  const leftSide = inBand.filter((p) => p.x2 <= band.x)
+  const rightSide = inBand.filter((p) => p.x1 >= band.x)
+  const chars = (side: ReadonlyArray<Phrase>) => side.reduce((n, p) => n + p.text.length, 0)
+  const [l, r] = [chars(leftSide), chars(rightSide)]
+  if (leftSide.length < 5 || rightSide.length < 5 || Math.min(l, r) < 0.3 * Math.max(l, r)) return undefined
+  // The gutter is the middle of the white space between the columns' text.
+  const leftEdge = Math.max(...leftSide.map((p) => p.x2))
+  const rightEdge = Math.min(...rightSide.map((p) => p.x1))
+  return { gutter: (leftEdge + rightEdge) / 2, left: Math.min(...leftSide.map((p) => p.x1)), y1: band.y1, y2: band.y2 }
+}

@@ -256,13 +256,16 @@ export const understand = (
   })
 
   // Sections: the headings of every page, a numbered part carried over to the pages after it.
-  const sectionsByPage = new Map<number, { headings: ReadonlyArray<Section.Heading>; carried?: Section.Heading | undefined }>()
+  const sectionsByPage = new Map<
+    number,
+    { headings: ReadonlyArray<Section.Heading>; carried?: Section.Heading | undefined; columns?: TextLayout.Columns | undefined }
+  >()
   let carried: Section.Heading | undefined
   for (const page of [...layouts.keys()].sort((a, b) => a - b)) {
     const layout = layouts.get(page)!
     const boxes = (widgetsByPage.get(page) ?? []).map((w) => w.rect)
     const headings = Section.headings(layout.phrases, boxes)
-    sectionsByPage.set(page, { headings, carried })
+    sectionsByPage.set(page, { headings, carried, columns: TextLayout.columns(layout.phrases, boxes) })
     carried = Section.lastNumbered(headings, carried)
   }
 
@@ -286,7 +289,7 @@ export const understand = (
   // The headings each field sits under, outermost first.
   const paths = firstWidgets.map((first) => {
     const place = sectionsByPage.get(first?.page ?? -1)
-    return first && place ? Section.sectionOf(first.rect, place.headings, place.carried) : []
+    return first && place ? Section.sectionOf(first.rect, place.headings, place.carried, place.columns) : []
   })
   const semantics = names.map((l, i) => {
     const input = inputs[i]!

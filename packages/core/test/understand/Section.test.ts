@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Section from "../../src/understand/Section.ts"
+import * as TextLayout from "../../src/understand/TextLayout.ts"
 import { box, page, run } from "./support.ts"
 
 // Body text, so that the headings are larger than most of the page.
@@ -180,3 +181,72 @@ describe("Section.headings, what is set like a heading but is not one", () => {
   })
 })
 
+
+describe("Section.sectionOf, reading down the first column before the second", () => {
+  // A page in two columns: the left one goes on with Part 2, starts Part 3 and its "Other
+  // Information"; the right one goes on with that section, then opens a block of its own.
+  const left = (y: number) => run("Fill in the details the person has on record here.", 40, y)
+  const right = (y: number) => run("Give the details from the last record of arrival.", 330, y)
+  const phrases = page(
+    run("Part 2. Petition Type (continued)", 40, 740, 12),
+    ...[720, 700, 680, 660, 640].map(left),
+    run("Part 3. Information About the Person", 40, 600, 12),
+    ...[580, 560, 540].map(left),
+    run("Other Information", 40, 500, 12),
+    ...[480, 460, 440].map(left),
+    ...[740, 720, 700, 680].map(right),
+    run("Information About His or Her Last Arrival", 330, 640, 12),
+    ...[620, 600, 580, 560, 540].map(right)
+  )
+  const headings = Section.headings(phrases, [])
+  const columns = TextLayout.columns(phrases, [])
+
+  it("finds the gutter between two columns of text", () => {
+    expect(columns).toBeDefined()
+    expect(columns!.gutter).toBeGreaterThan(300)
+    expect(columns!.gutter).toBeLessThan(330)
+  })
+
+  it("puts the top of the second column in the section the first column ends in", () => {
+    const countryOfBirth = box(330, 700, 560, 716)
+    expect(Section.sectionOf(countryOfBirth, headings, undefined, columns).map((h) => h.text)).toEqual([
+      "Part 3. Information About the Person",
+      "Other Information"
+    ])
+    // Under the second column's own heading: that heading, in the part the first column ends in.
+    expect(Section.sectionOf(box(330, 560, 560, 576), headings, undefined, columns).map((h) => h.text)).toEqual([
+      "Part 3. Information About the Person",
+      "Information About His or Her Last Arrival"
+    ])
+    // The first column is read as before.
+    expect(Section.sectionOf(box(40, 650, 250, 666), headings, undefined, columns).map((h) => h.text)).toEqual(["Part 2. Petition Type (continued)"])
+  })
+
+  it("reads blocks side by side in a grid across, when the first column holds no part", () => {
+    const grid = page(
+      run("TELEPHONE", 40, 700, 12),
+      ...[680, 660, 640, 620, 600].map(left),
+      ...[740, 720, 700, 680, 660, 640].map(right)
+    )
+    const gridColumns = TextLayout.columns(grid, [])
+    expect(gridColumns).toBeDefined()
+    expect(Section.sectionOf(box(330, 700, 560, 716), Section.headings(grid, []), undefined, gridColumns)).toEqual([])
+  })
+
+  it("finds no columns on a page of labels with their amount boxes on the right", () => {
+    const lines = [700, 680, 660, 640, 620, 600, 580, 560, 540, 520].map((y) => run("Wages, salaries, tips, and other pay from your employer", 40, y))
+    const amounts = [700, 680, 660, 640, 620, 600, 580, 560, 540, 520].map((y) => box(450, y - 2, 560, y + 10))
+    expect(TextLayout.columns(page(...lines, ...[700, 600].map((y) => run("7", 440, y))), amounts)).toBeUndefined()
+  })
+})
+
+describe("Section.headings, a part named in a sentence", () => {
+  it("does not open a part where a sentence goes on at the start of a line", () => {
+    const phrases = page(
+      run("above, provide a detailed explanation in the space provided in", 40, 500),
+      run("Part 8. Additional Information.", 40, 489),
+      ...body
+    )
+    expect(Section.headings(phrases, [])).toEqual([])
+  })
+})
