@@ -153,12 +153,31 @@ const textStart = (p: Phrase): number => {
   return p.x1 + ((p.x2 - p.x1) * number[0].length) / p.text.length
 }
 
-/** The item number printed before a label ("3.b.", "12)"), without the space after it. */
+/** An item number printed alone: "3.d.", "12)", "(4)". */
+const BARE_ITEM_NUMBER = /^(?:\(?\d{1,3}[a-z]?[.)](?:\s?[a-z][.)])?|\(\d{1,3}[a-z]?\))\*?$/i
+
+/**
+ * The item number printed before a label ("3.b.", "12)"), without the space after it; or, for a
+ * box numbered with nothing else (see `bareNumber`), that number.
+ */
 export const itemNumberOf = (label: Label): string | undefined => {
   const first = label.phrases[0]
+  if (first && label.text === "" && label.position === "left" && BARE_ITEM_NUMBER.test(first.text.trim())) return first.text.trim()
   const number = first ? ITEM_NUMBER.exec(first.text.trim()) : null
   return number ? number[0].trim().replace(/\*$/, "") : undefined
 }
+
+/**
+ * An item number printed alone beside the top line of a box ("3.d." by a tall blank for more
+ * text): all the form prints for that box. The text under such a box is the next item's.
+ */
+const bareNumber = ({ rect, usable }: Finder): Phrase | undefined =>
+  usable
+    .filter((p) =>
+      BARE_ITEM_NUMBER.test(p.text.trim()) && p.x2 <= rect.x1 + 1 && rect.x1 - p.x2 <= 3 * p.size &&
+      p.y2 <= rect.y2 + 0.5 * p.size && p.y1 >= rect.y2 - 2.5 * p.size
+    )
+    .sort((a, b) => b.x2 - a.x2)[0]
 
 /** Whether a phrase's words start at `x` (past any item number), within `slack`. */
 const alignedWith = (p: Phrase, x: number, slack: number): boolean => Math.abs(p.x1 - x) <= slack || Math.abs(textStart(p) - x) <= slack
@@ -929,6 +948,8 @@ const findLeftToRight = (query: LabelQuery, phrases: ReadonlyArray<Phrase>): Lab
   const within = query.kind === "group" ? undefined : inside(finder)
   if (within) return within
   const up = above(finder)
+  const number = near || up || query.kind === "group" ? undefined : bareNumber(finder)
+  if (number) return { text: "", position: "left", distance: rect.x1 - number.x2, size: number.size, phrases: [number] }
   const down = query.kind === "group" ? undefined : below(finder, query.kind === "signature" ? 2 : MAX_BELOW, query.captions === "below")
   const vertical = query.kind === "signature"
     ? down ?? up

@@ -107,7 +107,24 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     if (numbered && phrases.some((q) => continuesInto(q, p))) continue
     out.push({ text, rect: p, size: p.size, level: numbered ? 1 : 2 })
   }
-  return joinWrapped(out)
+  return joinWrapped(out).map((heading) => closeParenthesis(heading, phrases))
+}
+
+/**
+ * A heading whose parenthesis is left open ("Section A. (To be used only by a lawful permanent
+ * resident or") goes on in the lines under it, however they are set, until it closes.
+ */
+const closeParenthesis = (heading: Heading, phrases: ReadonlyArray<Phrase>): Heading => {
+  const open = (text: string) => (text.match(/\(/g) ?? []).length > (text.match(/\)/g) ?? []).length
+  let joined = heading
+  for (let guard = 0; guard < 3 && open(joined.text); guard++) {
+    const last = joined.rect
+    const next = phrases.find((p) => p.y2 < last.y1 + 0.5 * p.size && last.y1 - p.y2 <= 0.8 * p.size && Math.abs(p.x1 - last.x1) <= 3)
+    if (!next) break
+    const rect = { x1: Math.min(last.x1, next.x1), y1: next.y1, x2: Math.max(last.x2, next.x2), y2: last.y2 }
+    joined = { ...joined, text: `${joined.text} ${next.text.trim()}`, rect }
+  }
+  return joined
 }
 
 /** `line` is the next line of the sentence `above` leaves unfinished: right under it, in its column and size. */
@@ -191,6 +208,27 @@ export const sectionOf = (rect: Rect, pageHeadings: ReadonlyArray<Heading>, carr
   const readAfter = (h: Heading, first: Heading) => first.rect.x2 <= h.rect.x1 || h.rect.y1 < first.rect.y1
   if (nearest && nearest !== part && (part === undefined || part === carried || readAfter(nearest, part))) path.push(nearest)
   return path
+}
+
+/**
+ * The headings of a form's pages (in page order) with their ranks settled across the form: the
+ * kind of numbered heading that comes first ("Part 2. Application Type") is the form's parts, and
+ * a numbered heading of another kind after it ("Section A. (To be used only by ...)" under Part 2)
+ * is a heading inside a part, not a part of its own.
+ */
+export const ranked = (pages: ReadonlyArray<ReadonlyArray<Heading>>): ReadonlyArray<ReadonlyArray<Heading>> => {
+  const kindOf = (h: Heading) => NUMBERED.exec(h.text)?.[0].split(/\s+/)[0]!.toLowerCase()
+  const inOrder = pages.flatMap((headings) => [...headings].filter((h) => h.level === 1).sort((a, b) => b.rect.y1 - a.rect.y1))
+  // A kind the form uses once (a stray "Schedule A" in a header) does not outrank one it is set out in.
+  const kinds = inOrder.map(kindOf)
+  const top = kinds.find((kind) => kind !== undefined && kinds.filter((k) => k === kind).length >= 2) ?? kinds[0]
+  if (top === undefined) return pages
+  return pages.map((headings) =>
+    headings.map((h) => {
+      const kind = h.level === 1 ? kindOf(h) : undefined
+      return kind !== undefined && kind !== top ? { ...h, level: 2 as const } : h
+    })
+  )
 }
 
 /** The numbered heading a page ends under, to carry to the next page. */

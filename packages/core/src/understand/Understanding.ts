@@ -243,7 +243,9 @@ export const understand = (
     const whole = chains.get(head)
     const lengths = whole && lengthsOf(whole)
     const segment = whole !== undefined ? { index: chain.length, count: whole.length, ...(lengths ? { lengths } : {}) } : undefined
-    return { label, source, position: own?.position, captions: found[index]!.captions, found: text !== undefined ? printed : undefined, segment }
+    // A box numbered with no words ("3.d." by a blank) keeps its number for its accessible name.
+    const number = printed ? FieldLabel.itemNumberOf(printed) : undefined
+    return { label, source, position: own?.position, captions: found[index]!.captions, found: text !== undefined ? printed : undefined, number, segment }
   })
 
   // Check boxes listed together under one question ("Rationale: ☐ A ☐ B", "Smoker? ☐ Yes ☐ No"):
@@ -261,11 +263,13 @@ export const understand = (
     { headings: ReadonlyArray<Section.Heading>; carried?: Section.Heading | undefined; columns?: TextLayout.Columns | undefined }
   >()
   let carried: Section.Heading | undefined
-  for (const page of [...layouts.keys()].sort((a, b) => a - b)) {
+  const pageOrder = [...layouts.keys()].sort((a, b) => a - b)
+  const boxesOf = (page: number) => (widgetsByPage.get(page) ?? []).map((w) => w.rect)
+  const ranked = Section.ranked(pageOrder.map((page) => Section.headings(layouts.get(page)!.phrases, boxesOf(page))))
+  for (const [n, page] of pageOrder.entries()) {
     const layout = layouts.get(page)!
-    const boxes = (widgetsByPage.get(page) ?? []).map((w) => w.rect)
-    const headings = Section.headings(layout.phrases, boxes)
-    sectionsByPage.set(page, { headings, carried, columns: TextLayout.columns(layout.phrases, boxes) })
+    const headings = ranked[n]!
+    sectionsByPage.set(page, { headings, carried, columns: TextLayout.columns(layout.phrases, boxesOf(page)) })
     carried = Section.lastNumbered(headings, carried)
   }
 
@@ -296,7 +300,8 @@ export const understand = (
     const first = firstWidgets[i]
     const headings = paths[i]!.map((h) => h.text)
     const question = groupQuestions.get(i)
-    const section = question && question !== headings.at(-1) ? [...headings, question] : headings
+    const inHeading = question !== undefined && headings.some((h) => Vocabulary.normalize(h).includes(Vocabulary.normalize(question)))
+    const section = question && !inHeading ? [...headings, question] : headings
     const hints = first ? hintsNear(layouts.get(first.page)!.phrases, first.rect) : ""
     return Semantic.describe({
       field: input.field,
@@ -331,7 +336,7 @@ export const understand = (
     const label = qualifiedNames[i]!
     const description = labels[i]!.source === "tooltip"
       ? label
-      : accessibleName(label, names[i]!.label, inParts ? paths[i]! : [], groupQuestions.get(i), names[i]!.found)
+      : accessibleName(label, names[i]!.label, inParts ? paths[i]! : [], groupQuestions.get(i), names[i]!.number)
     return {
       label,
       source: labels[i]!.source,
@@ -363,19 +368,21 @@ const accessibleName = (
   own: string,
   path: ReadonlyArray<Section.Heading>,
   question: string | undefined,
-  printed: FieldLabel.Label | undefined
+  number: string | undefined
 ): string => {
   const placed = path[0]?.level === 1
   // Where the path says where the field is, the label is read without the heading `qualified`
   // may have put before it to tell it from its namesakes.
   const label = placed ? own : qualified
   const said = (text: string) => Vocabulary.normalize(label).includes(Vocabulary.normalize(text))
-  const number = printed ? FieldLabel.itemNumberOf(printed) : undefined
-  const asked = question !== undefined && !said(question) ? `${question}: ${label}` : label
+  // A question that is a heading of the path already ("Section A. (To be used only by ...") is said there.
+  const headed = (text: string) => placed && path.some((h) => Vocabulary.normalize(h.text).includes(Vocabulary.normalize(text)))
+  const asked = question !== undefined && !said(question) && !headed(question) ? `${question}: ${label}` : label
   const item = number !== undefined && !label.startsWith(number) ? `${number} ${asked}` : asked
   if (!placed) return item
   const parts = path.map((h) => headingWords(h.text)).filter((text, i, all) => text !== "" && all.indexOf(text) === i && !said(text))
-  return [...parts, item].join(". ")
+  // Each part ends a sentence, unless it ends one already ("... in commuter status.)").
+  return [...parts, item].reduce((name, part) => (name === "" ? part : /[.?!][)\]]?$/.test(name) ? `${name} ${part}` : `${name}. ${part}`), "")
 }
 
 /**

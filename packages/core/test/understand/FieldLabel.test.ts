@@ -460,3 +460,13 @@ describe("FieldLabel.clean", () => {
     expect(FieldLabel.firstSentence("Name of employer")).toBe("Name of employer")
   })
 })
+
+describe("FieldLabel.find: a box numbered with no words", () => {
+  it("keeps the number printed by its top line, and does not take the next item's line under it", () => {
+    const phrases = page(run("3.d.", 36, 423), run("4.a. Page Number", 36, 240), run("4.b. Part Number", 126, 240))
+    const tall = box(60, 252, 294, 432)
+    const label = find(tall, phrases)
+    expect(label).toMatchObject({ text: "", position: "left" })
+    expect(FieldLabel.itemNumberOf(label!)).toBe("3.d.")
+  })
+})

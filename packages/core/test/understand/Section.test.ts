@@ -250,3 +250,38 @@ describe("Section.headings, a part named in a sentence", () => {
     expect(Section.headings(phrases, [])).toEqual([])
   })
 })
+
+describe("Section.headings, a parenthesis left open", () => {
+  it("reads the heading on to the line that closes it", () => {
+    const phrases = page(
+      run("Section A. (To be used only by a lawful permanent resident or", 40, 700),
+      run("a permanent resident in commuter status.)", 40, 689),
+      ...body
+    )
+    expect(Section.headings(phrases, []).map((h) => h.text)).toEqual([
+      "Section A. (To be used only by a lawful permanent resident or a permanent resident in commuter status.)"
+    ])
+  })
+})
+
+describe("Section.ranked", () => {
+  it("makes a numbered heading of another kind than the form's parts a heading inside a part", () => {
+    const first = Section.headings(page(run("Part 1. Information About You", 40, 740, 12), ...body), [])
+    const second = Section.headings(page(run("Part 2. Application Type", 40, 740, 12), run("Section A. Reason for Application", 40, 600, 12), ...body), [])
+    const [one, two] = Section.ranked([first, second])
+    expect(one!.map((h) => h.level)).toEqual([1])
+    expect(two!.map((h) => [h.text, h.level])).toEqual([["Part 2. Application Type", 1], ["Section A. Reason for Application", 2]])
+  })
+
+  it("does not let a kind the form uses once outrank its parts", () => {
+    const headings = Section.headings(
+      page(run("Schedule A. Attachments", 40, 760, 12), run("Part 1. Name", 40, 700, 12), run("Part 2. Address", 40, 600, 12), ...body),
+      []
+    )
+    expect(Section.ranked([headings])[0]!.map((h) => [h.text, h.level])).toEqual([
+      ["Schedule A. Attachments", 2],
+      ["Part 1. Name", 1],
+      ["Part 2. Address", 1]
+    ])
+  })
+})
