@@ -850,10 +850,12 @@ const continues = ({ rect, usable, obstacles }: Finder): Rect | undefined => {
   const height = rect.y2 - rect.y1
   // Parts of a value are short one-line boxes (cents, 2 or 4 digits); a wide or tall box is a field of its own.
   if (rect.x2 - rect.x1 > 3.5 * height || height > 30) return undefined
+  // Close by, or further with only digits and signs printed between (", 20" before a year's box).
+  const joiner = (o: Rect) => usable.some((p) => overlapY(p, rect) > 0 && p.x1 >= o.x2 - 1 && p.x2 <= rect.x1 + 1 && !/\p{L}/u.test(p.text))
   const previous = obstacles
     .filter((o) =>
-      o.x2 <= rect.x1 + 1 && rect.x1 - o.x2 <= Math.max(12, 0.6 * height) && Math.abs(o.y2 - o.y1 - height) <= 0.25 * height &&
-      overlapY(o, rect) >= 0.7 * height
+      o.x2 <= rect.x1 + 1 && Math.abs(o.y2 - o.y1 - height) <= 0.25 * height && overlapY(o, rect) >= 0.7 * height &&
+      (rect.x1 - o.x2 <= Math.max(12, 0.6 * height) || (rect.x1 - o.x2 <= 3 * height && joiner(o)))
     )
     .sort((a, b) => b.x2 - a.x2)[0]
   if (!previous) return undefined

@@ -51,12 +51,54 @@ interface Piece {
   readonly spaceAfter: boolean
 }
 
-/** The parts of a run between separators, with extents estimated by character count. */
+// Helvetica's advance widths in thousandths of an em, by group; most form fonts are near them.
+const NARROW_WIDTHS: ReadonlyArray<readonly [string, number]> = [
+  ["'", 191],
+  ["ijl", 222],
+  [" .,:;!/\\|ftI", 278],
+  ["r()[]{}-\"`*", 333],
+  ["ckvxyzsJ", 500],
+  ["+<=>~", 584],
+  ["FTZ", 611],
+  ["ABEKPSVXY&", 667],
+  ["CDHNRUw", 722],
+  ["GOQ", 778],
+  ["Mm", 833],
+  ["%", 889],
+  ["W", 944],
+  ["…—@", 1000]
+]
+const WIDTHS = new Map(NARROW_WIDTHS.flatMap(([chars, width]) => Array.from(chars, (c) => [c, width] as const)))
+/** Hangul, CJK and full-width forms: an em each. */
+const wide = (code: number) =>
+  (code >= 0x1100 && code <= 0x11ff) || (code >= 0x2e80 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7af) ||
+  (code >= 0xf900 && code <= 0xfaff) || (code >= 0xff00 && code <= 0xffef)
+
+/** About how wide a character is, in thousandths of an em. */
+const widthOf = (c: string): number => {
+  const known = WIDTHS.get(c)
+  if (known !== undefined) return known
+  const code = c.codePointAt(0)!
+  if (code >= 0x61 && code <= 0x7a) return 556
+  if (code >= 0x41 && code <= 0x5a) return 667
+  return wide(code) ? 1000 : c !== c.toLowerCase() ? 667 : 556
+}
+
+/**
+ * The parts of a run between separators. pdf.js measures a run's ends only, so the ends of a
+ * part inside it are estimated from the widths its characters usually have: by count alone, a
+ * line of dot leaders ("D./Dña ……… con número de") would shift every word after them.
+ */
 const piecesOf = (run: TextRun): ReadonlyArray<Piece> => {
   const size = run.height > 0 ? run.height : 10
   const chars = Array.from(run.text)
   if (chars.length === 0) return []
-  const advance = run.width > 0 ? run.width / chars.length : size * 0.5
+  // Where each character starts, as a share of the run; the run's own width scales them.
+  const starts = [0]
+  for (const c of chars) starts.push(starts[starts.length - 1]! + widthOf(c))
+  const total = starts[chars.length]!
+  const span = run.width > 0 ? run.width : (size * 0.5 * total) / 556
+  const at = (index: number) => run.x + (span * starts[index]!) / total
   const pieces: Array<Piece> = []
   const push = (from: number, to: number) => {
     const part = chars.slice(from, to).join("")
@@ -68,8 +110,8 @@ const piecesOf = (run: TextRun): ReadonlyArray<Piece> => {
     const end = to - Array.from(part.slice(part.length - trimmedEnd)).length
     pieces.push({
       text,
-      x1: run.x + start * advance,
-      x2: run.x + end * advance,
+      x1: at(start),
+      x2: at(end),
       y: run.y,
       size,
       spaceBefore: trimmedStart > 0 || from > 0,

@@ -470,3 +470,13 @@ describe("FieldLabel.find: a box numbered with no words", () => {
     expect(FieldLabel.itemNumberOf(label!)).toBe("3.d.")
   })
 })
+
+describe("FieldLabel.find: the parts of one value", () => {
+  it("gives a year's box after \", 20\" the label of the date box before it", () => {
+    const phrases = page({ text: "- At a future date no later than", x: 176, y: 322, width: 159, height: 12 }, { text: ", 20", x: 473, y: 322, width: 19, height: 12 })
+    const date = box(339, 321, 472, 347)
+    const year = box(492, 321, 519, 347)
+    expect(find(year, phrases, [date])).toMatchObject({ position: "continued", follows: date })
+  })
+})
+

@@ -22,6 +22,17 @@ describe("TextLayout.phrases", () => {
     expect(texts([run("né le ........ à", 50, 700)])).toEqual(["né le", "à"])
   })
 
+  it("places a word after dot leaders by the widths characters usually have, not by their count", () => {
+    // pdf.js measured the whole run: 40 leaders ("…", an em each) take most of its 400 points.
+    const text = `o pasaporte ${"…".repeat(40)}, nacido/a el`
+    const width = 400
+    const [, after] = TextLayout.phrases([{ text, x: 50, y: 640, width, height: 12 }])
+    expect(after!.text).toBe(", nacido/a el")
+    // By count alone it would start at 50 + 400 * 52 / 66 = 365; it ends where the run does.
+    expect(after!.x2).toBeCloseTo(450, 0)
+    expect(after!.x1).toBeGreaterThan(375)
+  })
+
   it("keeps lines apart, top to bottom, and numbers them", () => {
     const phrases = TextLayout.phrases([run("second", 50, 680), run("first", 50, 700), run("beside", 200, 700.5)])
     expect(phrases.map((p) => [p.text, p.line])).toEqual([["first", 0], ["beside", 0], ["second", 1]])
