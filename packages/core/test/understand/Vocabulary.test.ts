@@ -8,6 +8,11 @@ describe("Vocabulary.typeOf", () => {
     ["Your first name and initial", "given_name_and_middle_initial"],
     ["Middle initial", "middle_initial"],
     ["Last name", "family_name"],
+    // "Last" alone, or first in a name row, is the family name; "last" in a phrase is not.
+    ["Last", "family_name"],
+    ["Last, First, M.I.", "family_name"],
+    ["Date of Last Arrival (mm/dd/yyyy)", "date"],
+    ["Last four digits of your SSN", "ssn"],
     ["Full name", "full_name"],
     ["Date of birth (mm/dd/yyyy)", "birth_date"],
     ["Place of birth (city & state)", "birth_place"],
