@@ -44,6 +44,8 @@ const markersOf = (value: unknown): ReadonlyArray<Marker> =>
 
 const fileIn = (dir: string) => join(dir, `${randomBytes(8).toString("hex")}.bin`)
 
+const markerOf = (path: string): Marker => ({ [KEY]: path })
+
 export interface Spilled {
   readonly value: unknown
   /** The files written, for the sender to remove once the receiver is done with them. */
@@ -58,7 +60,7 @@ export const spill = async (value: unknown, dir: string): Promise<Spilled> => {
     const path = fileIn(dir)
     files.push(path)
     writes.push(writeFile(path, bytes))
-    return { [KEY]: path } satisfies Marker
+    return markerOf(path)
   })
   const results = await Promise.allSettled(writes)
   if (results.some((r) => r.status === "rejected")) {
@@ -73,7 +75,7 @@ export const spillSync = (value: unknown, dir: string): unknown =>
   mapLarge(value, (bytes) => {
     const path = fileIn(dir)
     writeFileSync(path, bytes)
-    return { [KEY]: path } satisfies Marker
+    return markerOf(path)
   })
 
 const restoreWith = (value: unknown, contents: ReadonlyMap<string, Uint8Array>): unknown => {
@@ -110,6 +112,8 @@ export const removeAll = async (paths: ReadonlyArray<string>): Promise<void> => 
 export const removeDir = (dir: string): void => rmSync(dir, { recursive: true, force: true })
 
 const PREFIX = "formwright-pdf-"
+/** A spill directory's name: the prefix, the pid of the process that made it, a random suffix. */
+const OWN_DIR = new RegExp(`^${PREFIX}(\\d+)-`)
 
 const alive = (pid: number): boolean => {
   try {
@@ -127,7 +131,7 @@ const alive = (pid: number): boolean => {
  */
 export const makeDir = (parent: string): string => {
   for (const name of readdirSync(parent)) {
-    const pid = Number(/^formwright-pdf-(\d+)-/.exec(name)?.[1])
+    const pid = Number(OWN_DIR.exec(name)?.[1])
     if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) removeDir(join(parent, name))
   }
   return mkdtempSync(join(parent, `${PREFIX}${process.pid}-`))

@@ -6,7 +6,7 @@
  * and by its place: alone on its line rather than just before a box.
  */
 import type { Columns, Phrase, Rect } from "./TextLayout.ts"
-import { centreInside, overlapY } from "./TextLayout.ts"
+import { centreInside, extentOf, overlapY, withLineBelow } from "./TextLayout.ts"
 
 /** A heading of a page. */
 export interface Heading {
@@ -49,13 +49,7 @@ export const bodySize = (phrases: ReadonlyArray<Phrase>): number => {
  */
 export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Rect>): ReadonlyArray<Heading> => {
   const body = bodySize(phrases)
-  // The extent of the page's text (a loop: a page may hold more phrases than a call takes arguments).
-  let left = Infinity
-  let right = -Infinity
-  for (const p of phrases) {
-    left = Math.min(left, p.x1)
-    right = Math.max(right, p.x2)
-  }
+  const { x1: left, x2: right } = extentOf(phrases)
   // A short line alone, centred on the page's text, over the column heads of a table of fields
   // ("Dried/Fresh cannabis" over "Sales ($)", "Packages sold" and their boxes), however it is set;
   // not one column's head or a box's caption, which has its box right under it.
@@ -121,8 +115,7 @@ const closeParenthesis = (heading: Heading, phrases: ReadonlyArray<Phrase>): Hea
     const last = joined.rect
     const next = phrases.find((p) => p.y2 < last.y1 + 0.5 * p.size && last.y1 - p.y2 <= 0.8 * p.size && Math.abs(p.x1 - last.x1) <= 3)
     if (!next) break
-    const rect = { x1: Math.min(last.x1, next.x1), y1: next.y1, x2: Math.max(last.x2, next.x2), y2: last.y2 }
-    joined = { ...joined, text: `${joined.text} ${next.text.trim()}`, rect }
+    joined = { ...joined, text: `${joined.text} ${next.text.trim()}`, rect: withLineBelow(last, next) }
   }
   return joined
 }
@@ -153,8 +146,7 @@ const joinWrapped = (found: ReadonlyArray<Heading>): Array<Heading> => {
       )
       if (!next) break
       used.add(next)
-      const rect = { x1: Math.min(last.rect.x1, next.rect.x1), y1: next.rect.y1, x2: Math.max(last.rect.x2, next.rect.x2), y2: last.rect.y2 }
-      joined = { text: `${last.text} ${next.text}`, rect, size: last.size, level: head.level }
+      joined = { text: `${last.text} ${next.text}`, rect: withLineBelow(last.rect, next.rect), size: last.size, level: head.level }
     }
     out.push(joined)
   }

@@ -229,6 +229,32 @@ export const centreInside = (inner: Rect, outer: Rect): boolean => {
 }
 
 /**
+ * The rectangle a page's phrases cover (a loop: a page may hold more phrases than a call takes
+ * arguments); empty (`Infinity` to `-Infinity`) when there are none.
+ */
+export const extentOf = (phrases: ReadonlyArray<Rect>): Rect => {
+  let x1 = Infinity
+  let y1 = Infinity
+  let x2 = -Infinity
+  let y2 = -Infinity
+  for (const p of phrases) {
+    x1 = Math.min(x1, p.x1)
+    y1 = Math.min(y1, p.y1)
+    x2 = Math.max(x2, p.x2)
+    y2 = Math.max(y2, p.y2)
+  }
+  return { x1, y1, x2, y2 }
+}
+
+/** The rectangle of a line and the line right under it, read as one. */
+export const withLineBelow = (line: Rect, below: Rect): Rect => ({
+  x1: Math.min(line.x1, below.x1),
+  y1: below.y1,
+  x2: Math.max(line.x2, below.x2),
+  y2: line.y2
+})
+
+/**
  * A band of a page set in two columns: `gutter` is the x of the white space between them, and
  * the band runs from `y1` to `y2`. `left` is where the first column's text starts.
  */
@@ -248,16 +274,7 @@ export interface Columns {
  */
 export const columns = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Rect>): Columns | undefined => {
   if (phrases.length < 10) return undefined
-  let left = Infinity
-  let right = -Infinity
-  let bottom = Infinity
-  let top = -Infinity
-  for (const p of phrases) {
-    left = Math.min(left, p.x1)
-    right = Math.max(right, p.x2)
-    bottom = Math.min(bottom, p.y1)
-    top = Math.max(top, p.y2)
-  }
+  const { x1: left, y1: bottom, x2: right, y2: top } = extentOf(phrases)
   const items: ReadonlyArray<Rect> = [...phrases, ...boxes]
   let best: { x: number; y1: number; y2: number } | undefined
   for (let x = left + 0.3 * (right - left); x <= left + 0.7 * (right - left); x += 2) {

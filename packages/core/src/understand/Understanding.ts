@@ -269,7 +269,9 @@ export const understand = (
   for (const [n, page] of pageOrder.entries()) {
     const layout = layouts.get(page)!
     const headings = ranked[n]!
-    sectionsByPage.set(page, { headings, carried, columns: TextLayout.columns(layout.phrases, boxesOf(page)) })
+    // Columns place fields: a page without any needs none.
+    const boxes = boxesOf(page)
+    sectionsByPage.set(page, { headings, carried, columns: boxes.length > 0 ? TextLayout.columns(layout.phrases, boxes) : undefined })
     carried = Section.lastNumbered(headings, carried)
   }
 
@@ -300,8 +302,7 @@ export const understand = (
     const first = firstWidgets[i]
     const headings = paths[i]!.map((h) => h.text)
     const question = groupQuestions.get(i)
-    const inHeading = question !== undefined && headings.some((h) => Vocabulary.normalize(h).includes(Vocabulary.normalize(question)))
-    const section = question && !inHeading ? [...headings, question] : headings
+    const section = question && !saidIn(headings, question) ? [...headings, question] : headings
     const hints = first ? hintsNear(layouts.get(first.page)!.phrases, first.rect) : ""
     return Semantic.describe({
       field: input.field,
@@ -348,6 +349,10 @@ export const understand = (
   })
 }
 
+/** Whether one of `headings` says `text` already (a group's question that heads its section). */
+const saidIn = (headings: ReadonlyArray<string>, text: string): boolean =>
+  headings.some((h) => Vocabulary.normalize(h).includes(Vocabulary.normalize(text)))
+
 /** How many numbered parts make a form long enough for its fields' names to say where they are. */
 const MIN_PARTS = 3
 
@@ -376,7 +381,7 @@ const accessibleName = (
   const label = placed ? own : qualified
   const said = (text: string) => Vocabulary.normalize(label).includes(Vocabulary.normalize(text))
   // A question that is a heading of the path already ("Section A. (To be used only by ...") is said there.
-  const headed = (text: string) => placed && path.some((h) => Vocabulary.normalize(h.text).includes(Vocabulary.normalize(text)))
+  const headed = (text: string) => placed && saidIn(path.map((h) => h.text), text)
   const asked = question !== undefined && !said(question) && !headed(question) ? `${question}: ${label}` : label
   const item = number !== undefined && !label.startsWith(number) ? `${number} ${asked}` : asked
   if (!placed) return item
