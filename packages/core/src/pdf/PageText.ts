@@ -22,7 +22,17 @@ export interface TextRun {
    * horizontal room from `x` to `x + width` on the page.
    */
   readonly turned?: true
+  /** Set when the run's font is a bold face (by its name: "Arial-BoldMT", "HelveticaNeueLTStd-Bd"). */
+  readonly bold?: true
 }
+
+// The weights of a font's name that read as bold on the page: "Bold", "Semibold", "Black",
+// "Heavy", "Demi", Adobe's "-Bd", and the names Windows gives bold faces in other languages
+// ("Times New Roman Negreta", "Arial Fett").
+const BOLD_FACE = /bold|black|heavy|demi|negr[ei]ta|fett|-bd/i
+
+/** Whether a font's name is that of a bold face. */
+export const isBoldFace = (fontName: string): boolean => BOLD_FACE.test(fontName)
 
 /**
  * The runs that read along the page. Text turned a quarter in the margin ("Please print or
@@ -63,18 +73,26 @@ const readPage = (doc: PDFDocumentProxy, pageNumber: number): Effect.Effect<Page
       const runs: Array<TextRun> = []
       const reader = page.streamTextContent().getReader()
       let items = 0
+      // pdf.js names a page's fonts by id; our patch to it adds each font's own name to the
+      // styles it sends with the items, so bold text (a block's heading) can be told apart.
+      const boldFonts = new Set<string>()
       try {
         while (items <= limits.maxTextItemsPerPage) {
           const chunk = await reader.read()
           if (chunk.done) break
-          for (const item of (chunk.value as { items: Array<unknown> }).items) {
+          const { items: chunkItems, styles } = chunk.value as { items: Array<unknown>; styles?: Record<string, { fontFace?: string }> }
+          for (const [fontId, style] of Object.entries(styles ?? {})) {
+            if (typeof style?.fontFace === "string" && isBoldFace(style.fontFace)) boldFonts.add(fontId)
+          }
+          for (const item of chunkItems) {
             if (++items > limits.maxTextItemsPerPage) break
             if (typeof item !== "object" || item === null || !("str" in item)) continue
-            const text = item as { str: string; transform: Array<number>; width: number; height: number }
+            const text = item as { str: string; transform: Array<number>; width: number; height: number; fontName?: string }
             if (text.str.trim() === "") continue
             const [a, b, , d, e, f] = text.transform
             const size = Math.hypot(a!, b!) || Math.abs(d!) || text.height
-            const run: TextRun = { text: text.str, x: e!, y: f!, width: text.width, height: size }
+            const plain: TextRun = { text: text.str, x: e!, y: f!, width: text.width, height: size }
+            const run: TextRun = text.fontName !== undefined && boldFonts.has(text.fontName) ? { ...plain, bold: true } : plain
             runs.push(a! <= 0 || Math.abs(b!) > 0.1 * size ? { ...run, turned: true } : run)
           }
         }

@@ -59,6 +59,15 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     !phrases.some((o) => o !== p && overlapY(o, p) > 0.3 * (p.y2 - p.y1)) &&
     boxes.some((b) => b.y2 <= p.y1 && p.y1 - b.y2 <= 6 * p.size) &&
     !boxes.some((b) => b.y2 <= p.y1 + 0.3 * p.size && p.y1 - b.y2 <= 2 * p.size && b.x1 < p.x2 && b.x2 > p.x1)
+  // A few words in bold, alone on their line, with no box on that line or right under them: the
+  // title of a block of the form ("Physical address", "Additions to inventory") set in the body's
+  // size. Bold words beside others are a table's column heads; over a box, its caption; ending
+  // a sentence ("Give Form W-4 to your employer.") or going on in the line under them, a note.
+  const boldTitle = (p: Phrase, words: number) =>
+    p.bold === true && words >= 2 && words <= 8 && !/[:.,;]$/.test(p.text.trim()) && !phrases.some((q) => continuesInto(p, q)) &&
+    !phrases.some((o) => o !== p && overlapY(o, p) > 0.3 * (p.y2 - p.y1) && Math.max(o.x1 - p.x2, p.x1 - o.x2) < 8 * p.size) &&
+    !boxes.some((b) => overlapY(p, b) > 0.3 * (p.y2 - p.y1)) &&
+    !boxes.some((b) => b.y2 <= p.y1 + 0.3 * p.size && p.y1 - b.y2 <= 2 * p.size && b.x1 < p.x2 && b.x2 > p.x1)
   const out: Array<Heading> = []
   for (const p of phrases) {
     const text = p.text.trim()
@@ -73,6 +82,8 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     )
     if (captionsBox) continue
     const letters = text.replace(/[^\p{L}]/gu, "")
+    // A heading has words: "2 5 B" in large type is a code.
+    if (letters.length < 3) continue
     // Acronyms alone ("IRS EIN", "SSN / ITIN") label a box: a heading in capitals has a word
     // (or is spaced out letter by letter: "A N E X O").
     const acronyms = words.length <= 3 && words.every((w) => /^\p{L}{2,3}$/u.test(w.replace(/[^\p{L}]/gu, "")))
@@ -90,7 +101,7 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     const numbered = p.size >= 0.85 * body && (NUMBERED.test(text) || ROMAN.test(text) || (NUMBERED_TITLE.test(text) && (large || capitals)))
     const lettered = LETTERED.test(text) && words.length <= 10
     const enumerated = ENUMERATED.test(text)
-    if (!numbered && !capitals && !large && !lettered && !enumerated && !centredTitle(p, words.length)) continue
+    if (!numbered && !capitals && !large && !lettered && !enumerated && !centredTitle(p, words.length) && !boldTitle(p, words.length)) continue
     // A sentence is not a heading, however it is set; nor is the middle of one.
     if (!numbered && /[.;,]$/.test(text) && words.length > 6) continue
     if (!numbered && !/^[\p{Lu}\p{N}(]/u.test(text)) continue
@@ -166,7 +177,8 @@ export const sectionOf = (rect: Rect, pageHeadings: ReadonlyArray<Heading>, carr
   // Only where the first column holds a part of its own: blocks side by side in a grid (a
   // "Telephone" block beside a "Name" block) are read across, not down.
   const inFirst = (h: Heading) => columns !== undefined && h.rect.x2 <= columns.gutter && h.rect.y1 >= columns.y1 && h.rect.y2 <= columns.y2 + 2
-  if (columns && rect.x1 >= columns.gutter && rect.y1 >= columns.y1 - 2 && rect.y2 <= columns.y2 + 2 && pageHeadings.some((h) => h.level === 1 && inFirst(h))) {
+  const partInFirst = pageHeadings.some((h) => h.level === 1 && inFirst(h))
+  if (columns && rect.x1 >= columns.gutter && rect.y1 >= columns.y1 - 2 && rect.y2 <= columns.y2 + 2 && partInFirst) {
     const own = pageHeadings.filter((h) => h.rect.x1 >= columns.gutter - 2 && h.rect.y1 >= rect.y2 - 2).sort((a, b) => a.rect.y1 - b.rect.y1)
     if (!own.some((h) => h.level === 1)) {
       const endOfFirst: Rect = { x1: columns.left, y1: columns.y1, x2: columns.gutter - 1, y2: columns.y1 }
@@ -178,7 +190,11 @@ export const sectionOf = (rect: Rect, pageHeadings: ReadonlyArray<Heading>, carr
   }
   // A heading covers a column: it starts before the field's right edge and does not end far left
   // of it; a numbered part covers everything after it that starts to its right.
-  const covers = (h: Heading) => h.rect.x1 <= rect.x2 && (h.level === 1 || h.rect.x2 >= rect.x1 - 160)
+  // On a page set in two columns (the first holding a part), a block of the first column ends at the gutter.
+  const acrossGutter = (h: Heading) =>
+    columns !== undefined && partInFirst && h.rect.x2 <= columns.gutter && rect.x1 >= columns.gutter - 2 && rect.y1 >= columns.y1 - 2 &&
+    rect.y2 <= columns.y2 + 2
+  const covers = (h: Heading) => h.rect.x1 <= rect.x2 && (h.level === 1 || (h.rect.x2 >= rect.x1 - 160 && !acrossGutter(h)))
   const above = pageHeadings.filter((h) => h.rect.y1 >= rect.y2 - 2 && covers(h)).sort((a, b) => a.rect.y1 - b.rect.y1)
   // On a page of two columns, the part printed over the field's own column, however near the other one's.
   // A field at the top of a page's second column, level with the part heading that tops the
@@ -197,7 +213,9 @@ export const sectionOf = (rect: Rect, pageHeadings: ReadonlyArray<Heading>, carr
   const path: Array<Heading> = []
   if (part) path.push(part)
   // The nearest heading is inside the part when read after it: lower in the part's column, or in a column to its right.
-  const readAfter = (h: Heading, first: Heading) => first.rect.x2 <= h.rect.x1 || h.rect.y1 < first.rect.y1
+  // (A heading to the right that stands above the part, "Protected B" in the page's corner, is
+  // the page's header, not a block of the part.)
+  const readAfter = (h: Heading, first: Heading) => (first.rect.x2 <= h.rect.x1 && h.rect.y1 <= first.rect.y2) || h.rect.y1 < first.rect.y1
   if (nearest && nearest !== part && (part === undefined || part === carried || readAfter(nearest, part))) path.push(nearest)
   return path
 }

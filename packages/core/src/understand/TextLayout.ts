@@ -25,6 +25,8 @@ export interface Phrase extends Rect {
   readonly index: number
   /** The line (0 at the top) the phrase is on. */
   readonly line: number
+  /** Set when all of the phrase is set in a bold face. */
+  readonly bold?: true
 }
 
 /** A rectangle from `[x1, y1, x2, y2]` in any corner order. */
@@ -49,6 +51,7 @@ interface Piece {
   /** The run began or ended with white space: the next piece starts a new word. */
   readonly spaceBefore: boolean
   readonly spaceAfter: boolean
+  readonly bold: boolean
 }
 
 // Helvetica's advance widths in thousandths of an em, by group; most form fonts are near them.
@@ -115,7 +118,8 @@ const piecesOf = (run: TextRun): ReadonlyArray<Piece> => {
       y: run.y,
       size,
       spaceBefore: trimmedStart > 0 || from > 0,
-      spaceAfter: trimmedEnd > 0 || to < chars.length
+      spaceAfter: trimmedEnd > 0 || to < chars.length,
+      bold: run.bold === true
     })
   }
   const joined = chars.join("")
@@ -167,7 +171,7 @@ export const phrases = (runs: ReadonlyArray<TextRun>): ReadonlyArray<Phrase> => 
   const out: Array<Phrase> = []
   lines.forEach((line, lineIndex) => {
     const sorted = line.pieces.sort((p, q) => p.x1 - q.x1)
-    let current: { texts: Array<string>; x1: number; x2: number; y: number; size: number; last: Piece } | undefined
+    let current: { texts: Array<string>; x1: number; x2: number; y: number; size: number; last: Piece; bold: boolean } | undefined
     const flush = () => {
       if (!current) return
       // Right-to-left words read from the right: their pieces join in the other order.
@@ -183,7 +187,8 @@ export const phrases = (runs: ReadonlyArray<TextRun>): ReadonlyArray<Phrase> => 
           y2: current.y + ASCENT * current.size,
           size: current.size,
           index: out.length,
-          line: lineIndex
+          line: lineIndex,
+          ...(current.bold ? { bold: true as const } : {})
         })
       }
       current = undefined
@@ -200,10 +205,11 @@ export const phrases = (runs: ReadonlyArray<TextRun>): ReadonlyArray<Phrase> => 
           current.x2 = Math.max(current.x2, piece.x2)
           current.size = Math.max(current.size, piece.size)
           current.last = piece
+          current.bold &&= piece.bold
           continue
         }
       }
-      current = { texts: [piece.text], x1: piece.x1, x2: piece.x2, y: piece.y, size: piece.size, last: piece }
+      current = { texts: [piece.text], x1: piece.x1, x2: piece.x2, y: piece.y, size: piece.size, last: piece, bold: piece.bold }
     }
     flush()
   })

@@ -103,6 +103,12 @@ const union = (rects: ReadonlyArray<Rect>): Rect => ({
 
 const usableRect = (r: Rect) => r.x2 - r.x1 > 0.5 && r.y2 - r.y1 > 0.5
 
+/** A field's rectangle widened to the start of its label's words printed before it on its line. */
+const withLabelLeft = (rect: Rect, label: FieldLabel.Label | undefined): Rect => {
+  const before = (label?.phrases ?? []).filter((p) => p.x2 <= rect.x1 + 2 && TextLayout.overlapY(p, rect) > 0.3 * (p.y2 - p.y1))
+  return before.length === 0 ? rect : { ...rect, x1: Math.min(rect.x1, ...before.map((p) => p.x1)) }
+}
+
 /**
  * Understands every field of a form. `inputs` in document order; `pages` the text of each page
  * (pages without text, or missing, leave their fields to the /TU or the partial name).
@@ -293,9 +299,11 @@ export const understand = (
 
   const firstWidgets = inputs.map((input) => input.widgets.find((w) => usableRect(w.rect) && layouts.has(w.page)))
   // The headings each field sits under, outermost first.
-  const paths = firstWidgets.map((first) => {
+  // A field is placed with the label printed to its left on its line: a heading over the labels
+  // of a block ("Physical address" over "City:") heads their boxes too, however far right they are.
+  const paths = firstWidgets.map((first, i) => {
     const place = sectionsByPage.get(first?.page ?? -1)
-    return first && place ? Section.sectionOf(first.rect, place.headings, place.carried, place.columns) : []
+    return first && place ? Section.sectionOf(withLabelLeft(first.rect, names[i]!.found), place.headings, place.carried, place.columns) : []
   })
   const semantics = names.map((l, i) => {
     const input = inputs[i]!

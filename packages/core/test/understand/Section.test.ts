@@ -285,3 +285,27 @@ describe("Section.ranked", () => {
     ])
   })
 })
+
+describe("Section.headings, bold", () => {
+  const bold = (text: string, x: number, y: number, size = 10) => ({ ...run(text, x, y, size), bold: true as const })
+
+  it("takes a few bold words alone on their line as a block's title, in the body's size", () => {
+    const phrases = TextLayout.phrases([
+      bold("Physical address", 40, 700),
+      run("City:", 40, 680),
+      // Column heads of a table, side by side: not titles.
+      bold("Dried cannabis", 300, 640),
+      bold("Viable seed", 400, 640),
+      // A sentence in bold, a bold word alone, and the start of a bold paragraph: not titles.
+      bold("Give this form to your employer.", 40, 600),
+      bold("Date", 40, 570),
+      bold("Does your name match the", 40, 540),
+      run("name on your card?", 40, 530),
+      // Over its box, a caption.
+      bold("Name of applicant", 40, 500),
+      ...body
+    ])
+    const boxes = [box(200, 676, 500, 692), box(300, 600, 380, 630), box(400, 600, 480, 630), box(40, 475, 300, 494)]
+    expect(Section.headings(phrases, boxes).map((h) => h.text)).toEqual(["Physical address"])
+  })
+})

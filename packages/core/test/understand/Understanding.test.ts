@@ -325,3 +325,27 @@ describe("FormReader.readForm with field understanding", () => {
       expect(gender!.options).toEqual([{ label: "weiblich", value: "0" }, { label: "männlich", value: "1" }])
     }))
 })
+
+describe("Understanding.understand, blocks", () => {
+  it("places a box under the block title printed over its label, however far right the box is", () => {
+    const inputs = [input("f1", box(290, 676, 560, 692)), input("f2", box(290, 646, 400, 662))]
+    const pages: ReadonlyArray<PageText> = [{
+      page: 1,
+      width: 612,
+      height: 792,
+      runs: [
+        run("1. Business information", 30, 740, 12),
+        { ...run("Physical address", 40, 710), bold: true },
+        run("Street address of the business:", 40, 680),
+        run("Postal code of the business:", 40, 650),
+        ...[300, 288, 276].map((y) => run("Fill in every line of this part with the details the business has on record.", 30, y))
+      ]
+    }]
+    const understood = Understanding.understand(inputs, pages)
+    expect(understood.map((u) => u.label)).toEqual(["Street address of the business", "Postal code of the business"])
+    expect(understood.map((u) => u.semantic.section)).toEqual([
+      ["1. Business information", "Physical address"],
+      ["1. Business information", "Physical address"]
+    ])
+  })
+})
