@@ -156,6 +156,9 @@ const textStart = (p: Phrase): number => {
 /** An item number printed alone: "3.d.", "12)", "(4)". */
 const BARE_ITEM_NUMBER = /^(?:\(?\d{1,3}[a-z]?[.)](?:\s?[a-z][.)])?|\(\d{1,3}[a-z]?\))\*?$/i
 
+/** Whether a phrase is an item number and nothing else ("3.d.", "12)", "(4)"). */
+export const isBareItemNumber = (text: string): boolean => BARE_ITEM_NUMBER.test(text.trim())
+
 /**
  * The item number printed before a label ("3.b.", "12)"), without the space after it; or, for a
  * box numbered with nothing else (see `bareNumber`), that number.

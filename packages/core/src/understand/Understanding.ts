@@ -341,11 +341,16 @@ export const understand = (
   // long forms are, names its fields with their place in it (see `accessibleName`).
   const parts = new Set(paths.flatMap((path) => path.filter((h) => h.level === 1).map((h) => headingWords(h.text))))
   const inParts = parts.size >= MIN_PARTS
+  const lineNumberOf = (i: number) => {
+    const page = firstWidgets[i]?.page
+    const layout = page === undefined ? undefined : layouts.get(page)
+    return layout && leadingItemNumber(names[i]!.found, layout.phrases, boxesOf(page!))
+  }
   return withRowIndexes(inputs, numbered).map((semantic, i) => {
     const label = qualifiedNames[i]!
     const description = labels[i]!.source === "tooltip"
       ? label
-      : accessibleName(label, names[i]!.label, inParts ? paths[i]! : [], groupQuestions.get(i), names[i]!.number)
+      : accessibleName(label, names[i]!.label, inParts ? paths[i]! : [], groupQuestions.get(i), names[i]!.number ?? lineNumberOf(i))
     return {
       label,
       source: labels[i]!.source,
@@ -538,6 +543,27 @@ const rowItemNumber = (label: FieldLabel.Label | undefined, phrases: ReadonlyArr
     )
     .sort((a, b) => b.x2 - a.x2)[0]
   return nearest && `${BARE_ITEM_NUMBER.exec(nearest.text.trim())![1]!.replace(/\.$/, "")}.`
+}
+
+/**
+ * The item number a label's line starts with when the label has none of its own: "6.c." before
+ * "☐ Apt. ☐ Ste. ☐ Flr." and the box after them, "1.a." before a check box and its caption. Only
+ * check boxes and their captions may stand between the number and the label: other words, or a
+ * box to write in, belong to another item (another column's).
+ */
+const leadingItemNumber = (label: FieldLabel.Label | undefined, phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Rect>): string | undefined => {
+  const first = label?.phrases[0]
+  if (!first || label.position === "above" || label.position === "below") return undefined
+  const onLine = (r: Rect) => TextLayout.overlapY(r, first) >= 0.5 * Math.min(r.y2 - r.y1, first.y2 - first.y1)
+  const checkBox = (b: Rect) => b.x2 - b.x1 <= 3 * first.size
+  const before = phrases.filter((p) => p !== first && onLine(p) && p.x2 <= first.x1 + 1).sort((a, b) => b.x2 - a.x2)
+  for (const p of before) {
+    if (boxes.some((b) => onLine(b) && !checkBox(b) && b.x1 >= p.x2 - 1 && b.x2 <= first.x1 + 1)) return undefined
+    if (FieldLabel.isBareItemNumber(p.text)) return p.text.trim()
+    const caption = boxes.some((b) => onLine(b) && checkBox(b) && p.x1 - b.x2 >= -2 && p.x1 - b.x2 <= 2 * p.size)
+    if (!caption) return undefined
+  }
+  return undefined
 }
 
 /**

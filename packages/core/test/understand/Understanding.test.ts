@@ -118,6 +118,33 @@ describe("Understanding.understand", () => {
     expect(told[0]!.semantic.description).toBeUndefined()
   })
 
+  it("numbers check boxes and a box after them by the item number their line starts with, not another column's", () => {
+    // "2.c. ☐ Apt. ☐ Ste. [box]" in the left column; "☐ Yes" in the right one, level with "2.d." and its box.
+    const parts = ["Part 1. Information About You", "Part 2. Information About Your Home", "Part 3. Information About Your Employer"]
+    const inputs = [
+      input("apt", box(60, 600, 68, 608), { form_type: "CheckBox" }),
+      input("ste", box(100, 600, 108, 608), { form_type: "CheckBox" }),
+      input("number", box(150, 598, 280, 612)),
+      input("unit", box(60, 570, 280, 584)),
+      input("yes", box(330, 570, 338, 578), { form_type: "CheckBox" })
+    ]
+    const pages = text(
+      ...parts.map((title, i): Parameters<typeof run> => [title, 36, 730 - 40 * i, 13]),
+      ["2.c.", 36, 602],
+      ["Apt.", 71, 602],
+      ["Ste.", 111, 602],
+      ["2.d.", 36, 573],
+      ["Yes", 341, 573]
+    )
+    expect(Understanding.understand(inputs, pages).map((u) => u.description.replace(/^.*\. (?=\d|Yes)/, ""))).toEqual([
+      "2.c. Apt",
+      "2.c. Ste",
+      "2.c. Apt. Ste",
+      "2.d. Unit",
+      "Yes"
+    ])
+  })
+
   it("captions the options of a radio group and names the group by its question", () => {
     const radio: Understanding.FieldInput = {
       field: field("sex", { form_type: "RadioButton", options: [{ label: "0", value: "0" }, { label: "1", value: "1" }] }),
