@@ -350,7 +350,7 @@ export const understand = (
     const label = qualifiedNames[i]!
     const description = labels[i]!.source === "tooltip"
       ? label
-      : accessibleName(label, names[i]!.label, inParts ? paths[i]! : [], groupQuestions.get(i), names[i]!.number ?? lineNumberOf(i))
+      : Vocabulary.spokenUnits(accessibleName(label, names[i]!.label, inParts ? paths[i]! : [], groupQuestions.get(i), names[i]!.number ?? lineNumberOf(i)), language)
     return {
       label,
       source: labels[i]!.source,

@@ -587,3 +587,21 @@ export const languageOf = (text: string): string | undefined => {
   if (!best || best[1] < 3 || (second && best[1] < 1.2 * second[1])) return undefined
   return best[0]
 }
+
+// Units and currencies printed as symbols or abbreviations ("Kg (material)", "Sales ($)"), and
+// how each language says them. A screen reader spells "kg" out letter by letter, and an
+// accessible name says its units in words, as the /TU of accessible forms do.
+const UNIT_SIGNS: ReadonlyArray<readonly [RegExp, Record<string, string>]> = [
+  [/\bkgs?\b/gi, { en: "kilograms", de: "Kilogramm", fr: "kilogrammes", es: "kilogramos" }],
+  [/\bmg\b/gi, { en: "milligrams", de: "Milligramm", fr: "milligrammes", es: "miligramos" }],
+  [/\blbs?\b/gi, { en: "pounds" }],
+  [/\boz\b/gi, { en: "ounces" }],
+  [/\bkm\b/gi, { en: "kilometres", de: "Kilometer", fr: "kilomètres", es: "kilómetros" }],
+  [/\$/g, { en: "dollars", fr: "dollars", es: "dólares" }],
+  [/€/g, { en: "euros", de: "Euro", fr: "euros", es: "euros" }],
+  [/£/g, { en: "pounds" }]
+]
+
+/** `text` with its unit abbreviations and currency signs in the words of `language` (en, de, fr, es); unchanged in another. */
+export const spokenUnits = (text: string, language: string | undefined): string =>
+  language === undefined ? text : UNIT_SIGNS.reduce((said, [sign, words]) => (words[language] ? said.replace(sign, words[language]) : said), text)

@@ -208,3 +208,14 @@ describe("Vocabulary.roleOf, places of others", () => {
     expect(Vocabulary.roleOf("Nombre rep")).toBe("other")
   })
 })
+
+describe("Vocabulary.spokenUnits", () => {
+  it("says units and currency signs in words of the form's language, and leaves other text alone", () => {
+    expect(Vocabulary.spokenUnits("Opening inventory: Kg (material)", "en")).toBe("Opening inventory: kilograms (material)")
+    expect(Vocabulary.spokenUnits("Sales ($), weight in lbs", "en")).toBe("Sales (dollars), weight in pounds")
+    expect(Vocabulary.spokenUnits("Gewicht (kg), Betrag in €", "de")).toBe("Gewicht (Kilogramm), Betrag in Euro")
+    // "mm/dd/yyyy", "Kgl." and words that hold the letters are not units; an unknown language keeps its signs.
+    expect(Vocabulary.spokenUnits("Date (mm/dd/yyyy), Kgl. Amt, Background", "en")).toBe("Date (mm/dd/yyyy), Kgl. Amt, Background")
+    expect(Vocabulary.spokenUnits("Вес (kg)", undefined)).toBe("Вес (kg)")
+  })
+})
