@@ -50,6 +50,9 @@ export const bodySize = (phrases: ReadonlyArray<Phrase>): number => {
 export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Rect>): ReadonlyArray<Heading> => {
   const body = bodySize(phrases)
   const { x1: left, x2: right } = extentOf(phrases)
+  // A box right under a phrase, within two lines and across its words: the phrase is its caption.
+  const captionsBoxUnder = (p: Phrase) =>
+    boxes.some((b) => b.y2 <= p.y1 + 0.3 * p.size && p.y1 - b.y2 <= 2 * p.size && b.x1 < p.x2 && b.x2 > p.x1)
   // A short line alone, centred on the page's text, over the column heads of a table of fields
   // ("Dried/Fresh cannabis" over "Sales ($)", "Packages sold" and their boxes), however it is set;
   // not one column's head or a box's caption, which has its box right under it.
@@ -58,7 +61,7 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     Math.abs((p.x1 + p.x2) / 2 - (left + right) / 2) <= 0.03 * (right - left) &&
     !phrases.some((o) => o !== p && overlapY(o, p) > 0.3 * (p.y2 - p.y1)) &&
     boxes.some((b) => b.y2 <= p.y1 && p.y1 - b.y2 <= 6 * p.size) &&
-    !boxes.some((b) => b.y2 <= p.y1 + 0.3 * p.size && p.y1 - b.y2 <= 2 * p.size && b.x1 < p.x2 && b.x2 > p.x1)
+    !captionsBoxUnder(p)
   // A few words in bold, alone on their line, with no box on that line or right under them: the
   // title of a block of the form ("Physical address", "Additions to inventory") set in the body's
   // size. Bold words beside others are a table's column heads; over a box, its caption; ending
@@ -67,7 +70,7 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     p.bold === true && words >= 2 && words <= 8 && !/[:.,;]$/.test(p.text.trim()) && !phrases.some((q) => continuesInto(p, q)) &&
     !phrases.some((o) => o !== p && overlapY(o, p) > 0.3 * (p.y2 - p.y1) && Math.max(o.x1 - p.x2, p.x1 - o.x2) < 8 * p.size) &&
     !boxes.some((b) => overlapY(p, b) > 0.3 * (p.y2 - p.y1)) &&
-    !boxes.some((b) => b.y2 <= p.y1 + 0.3 * p.size && p.y1 - b.y2 <= 2 * p.size && b.x1 < p.x2 && b.x2 > p.x1)
+    !captionsBoxUnder(p)
   const out: Array<Heading> = []
   for (const p of phrases) {
     const text = p.text.trim()
