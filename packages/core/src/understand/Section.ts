@@ -15,6 +15,8 @@ export interface Heading {
   readonly size: number
   /** 1: a numbered part or section (it carries over to the next pages); 2: any other heading. */
   readonly level: 1 | 2
+  /** The width it heads when wider than its words: a title centred over a table heads all its columns. */
+  readonly across?: { readonly x1: number; readonly x2: number }
 }
 
 // "Part 2", "Section B", "Step 3", "Schedule A", "Teil 1", "Abschnitt 2", "Partie 3", "Sección 4", "Parte 1", "Cadre A", "I." ...
@@ -104,7 +106,8 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     const numbered = p.size >= 0.85 * body && (NUMBERED.test(text) || ROMAN.test(text) || (NUMBERED_TITLE.test(text) && (large || capitals)))
     const lettered = LETTERED.test(text) && words.length <= 10
     const enumerated = ENUMERATED.test(text)
-    if (!numbered && !capitals && !large && !lettered && !enumerated && !centredTitle(p, words.length) && !boldTitle(p, words.length)) continue
+    const centred = centredTitle(p, words.length)
+    if (!numbered && !capitals && !large && !lettered && !enumerated && !centred && !boldTitle(p, words.length)) continue
     // A sentence is not a heading, however it is set; nor is the middle of one.
     if (!numbered && /[.;,]$/.test(text) && words.length > 6) continue
     if (!numbered && !/^[\p{Lu}\p{N}(]/u.test(text)) continue
@@ -113,7 +116,7 @@ export const headings = (phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Re
     // Nor is a part named at the start of a line that goes on with the sentence above it ("...
     // in the space provided in" over "Part 8. Additional Information.").
     if (numbered && phrases.some((q) => continuesInto(q, p))) continue
-    out.push({ text, rect: p, size: p.size, level: numbered ? 1 : 2 })
+    out.push({ text, rect: p, size: p.size, level: numbered ? 1 : 2, ...(centred && !numbered ? { across: { x1: left, x2: right } } : {}) })
   }
   return joinWrapped(out).map((heading) => closeParenthesis(heading, phrases))
 }
@@ -197,7 +200,10 @@ export const sectionOf = (rect: Rect, pageHeadings: ReadonlyArray<Heading>, carr
   const acrossGutter = (h: Heading) =>
     columns !== undefined && partInFirst && h.rect.x2 <= columns.gutter && rect.x1 >= columns.gutter - 2 && rect.y1 >= columns.y1 - 2 &&
     rect.y2 <= columns.y2 + 2
-  const covers = (h: Heading) => h.rect.x1 <= rect.x2 && (h.level === 1 || (h.rect.x2 >= rect.x1 - 160 && !acrossGutter(h)))
+  const covers = (h: Heading) => {
+    const { x1, x2 } = h.across ?? h.rect
+    return x1 <= rect.x2 && (h.level === 1 || (x2 >= rect.x1 - 160 && !acrossGutter(h)))
+  }
   const above = pageHeadings.filter((h) => h.rect.y1 >= rect.y2 - 2 && covers(h)).sort((a, b) => a.rect.y1 - b.rect.y1)
   // On a page of two columns, the part printed over the field's own column, however near the other one's.
   // A field at the top of a page's second column, level with the part heading that tops the

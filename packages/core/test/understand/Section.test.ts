@@ -136,6 +136,12 @@ describe("Section.headings, a table's title", () => {
     ])
   })
 
+  it("heads every column of its table with the title, the first column far left of its words too", () => {
+    const headings = Section.headings(page(...text), row)
+    const first = box(40, 380, 110, 395)
+    expect([first, ...row].map((r) => Section.sectionOf(r, headings).at(-1)?.text)).toEqual(Array(4).fill("Dried/Fresh cannabis"))
+  })
+
   it("does not take a column's own head, with its box right under it, for a title", () => {
     const under = [box(340, 440, 440, 458)]
     expect(Section.headings(page(...text), under).map((h) => h.text)).toEqual(["5. Calculation of the sales and duty payable"])
