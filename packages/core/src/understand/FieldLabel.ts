@@ -166,6 +166,8 @@ export const isBareItemNumber = (text: string): boolean => BARE_ITEM_NUMBER.test
 export const itemNumberOf = (label: Label): string | undefined => {
   const first = label.phrases[0]
   if (first && label.text === "" && label.position === "left" && BARE_ITEM_NUMBER.test(first.text.trim())) return first.text.trim()
+  // The number printed apart before the words it numbers ("7." then "Is this a new position?").
+  if (first && label.phrases.length > 1 && BARE_ITEM_NUMBER.test(first.text.trim())) return first.text.trim().replace(/\*$/, "")
   const number = first ? ITEM_NUMBER.exec(first.text.trim()) : null
   return number ? number[0].trim().replace(/\*$/, "") : undefined
 }

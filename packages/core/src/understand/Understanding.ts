@@ -8,6 +8,7 @@ import type { FormField } from "../FormField.ts"
 import type { PageText } from "../pdf/PageText.ts"
 import * as FieldFormat from "./FieldFormat.ts"
 import * as FieldLabel from "./FieldLabel.ts"
+import * as ItemNotes from "./ItemNotes.ts"
 import * as Section from "./Section.ts"
 import * as Semantic from "./Semantic.ts"
 import type { Phrase, Rect } from "./TextLayout.ts"
@@ -257,17 +258,15 @@ export const understand = (
   // Check boxes listed together under one question ("Rationale: ☐ A ☐ B", "Smoker? ☐ Yes ☐ No"):
   // the question is the innermost heading of each; a caption that says nothing alone ("Yes",
   // "Other") is named with it.
-  const groupQuestions = checkBoxQuestions(inputs, captionsOf, (page, rect, kind, exclude) => query(page, rect, kind, [], exclude), captionPhrases)
+  const questionLabels = checkBoxQuestions(inputs, captionsOf, (page, rect, kind, exclude) => query(page, rect, kind, [], exclude), captionPhrases)
+  const groupQuestions = new Map([...questionLabels].map(([i, question]) => [i, question.text]))
   const names = labels.map((l, i) => {
     const question = groupQuestions.get(i)
     return question && l.source === "text" && Vocabulary.saysNothingAlone(l.label) ? { ...l, label: `${question}: ${l.label}` } : l
   })
 
   // Sections: the headings of every page, a numbered part carried over to the pages after it.
-  const sectionsByPage = new Map<
-    number,
-    { headings: ReadonlyArray<Section.Heading>; carried?: Section.Heading | undefined; columns?: TextLayout.Columns | undefined }
-  >()
+  const sectionsByPage = new Map<number, SectionsOfPage>()
   let carried: Section.Heading | undefined
   const pageOrder = [...layouts.keys()].sort((a, b) => a - b)
   const boxesOf = (page: number) => (widgetsByPage.get(page) ?? []).map((w) => w.rect)
@@ -301,9 +300,30 @@ export const understand = (
   // The headings each field sits under, outermost first.
   // A field is placed with the label printed to its left on its line: a heading over the labels
   // of a block ("Physical address" over "City:") heads their boxes too, however far right they are.
-  const paths = firstWidgets.map((first, i) => {
+  const placed = firstWidgets.map((first, i) => {
     const place = sectionsByPage.get(first?.page ?? -1)
     return first && place ? Section.sectionOf(withLabelLeft(first.rect, names[i]!.found), place.headings, place.carried, place.columns) : []
+  })
+  // Each field's item number: printed before its label, at the start of its line, or before its group's question.
+  const lineNumberOf = (i: number, label = names[i]!.found) => {
+    const page = firstWidgets[i]?.page
+    const layout = page === undefined ? undefined : layouts.get(page)
+    return layout && leadingItemNumber(label, layout.phrases, boxesOf(page!), sectionsByPage.get(page!)?.columns)
+  }
+  const numbers = names.map((name, i) => {
+    // A check box of a group answers its question's item ("7. Is the person ... in removal proceedings? ☐ Yes").
+    const question = questionLabels.get(i)
+    return name.number ?? lineNumberOf(i) ?? (question && (FieldLabel.itemNumberOf(question) ?? lineNumberOf(i, question)))
+  })
+  const noteOf = governingNotes(inputs, names, captionPhrases, layouts, sectionsByPage)
+  const notes = numbers.map((number, i) => (number === undefined ? undefined : noteOf(i, number, placed[i]!)))
+  // A note over a run of items ends the block of the heading above it when other items stand
+  // between the two: its items are the part's, not that block's.
+  const paths = placed.map((path, i) => {
+    const note = notes[i]
+    const nearest = path.at(-1)
+    const phrases = layouts.get(firstWidgets[i]?.page ?? -1)?.phrases ?? []
+    return note && nearest?.level === 2 && ItemNotes.endsBlockOf(note, nearest.rect, phrases) ? path.slice(0, -1) : path
   })
   const semantics = names.map((l, i) => {
     const input = inputs[i]!
@@ -341,16 +361,14 @@ export const understand = (
   // long forms are, names its fields with their place in it (see `accessibleName`).
   const parts = new Set(paths.flatMap((path) => path.filter((h) => h.level === 1).map((h) => headingWords(h.text))))
   const inParts = parts.size >= MIN_PARTS
-  const lineNumberOf = (i: number) => {
-    const page = firstWidgets[i]?.page
-    const layout = page === undefined ? undefined : layouts.get(page)
-    return layout && leadingItemNumber(names[i]!.found, layout.phrases, boxesOf(page!))
-  }
   return withRowIndexes(inputs, numbered).map((semantic, i) => {
     const label = qualifiedNames[i]!
     const description = labels[i]!.source === "tooltip"
       ? label
-      : Vocabulary.spokenUnits(accessibleName(label, names[i]!.label, inParts ? paths[i]! : [], groupQuestions.get(i), names[i]!.number ?? lineNumberOf(i)), language)
+      : Vocabulary.spokenUnits(
+        accessibleName(label, names[i]!.label, inParts ? paths[i]! : [], groupQuestions.get(i), numbers[i], notes[i]?.text),
+        language
+      )
     return {
       label,
       source: labels[i]!.source,
@@ -360,6 +378,13 @@ export const understand = (
       description
     }
   })
+}
+
+/** The headings of a page, the part carried over from the pages before, and its columns. */
+interface SectionsOfPage {
+  readonly headings: ReadonlyArray<Section.Heading>
+  readonly carried?: Section.Heading | undefined
+  readonly columns?: TextLayout.Columns | undefined
 }
 
 /** Whether one of `headings` says `text` already (a group's question that heads its section). */
@@ -386,7 +411,8 @@ const accessibleName = (
   own: string,
   path: ReadonlyArray<Section.Heading>,
   question: string | undefined,
-  number: string | undefined
+  number: string | undefined,
+  note: string | undefined
 ): string => {
   const placed = path[0]?.level === 1
   // Where the path says where the field is, the label is read without the heading `qualified`
@@ -397,10 +423,53 @@ const accessibleName = (
   const headed = (text: string) => placed && saidIn(path.map((h) => h.text), text)
   const asked = question !== undefined && !said(question) && !headed(question) ? `${question}: ${label}` : label
   const item = number !== undefined && !label.startsWith(number) ? `${number} ${asked}` : asked
-  if (!placed) return item
-  const parts = path.map((h) => headingWords(h.text)).filter((text, i, all) => text !== "" && all.indexOf(text) === i && !said(text))
-  // Each part ends a sentence, unless it ends one already ("... in commuter status.)").
-  return [...parts, item].reduce((name, part) => (name === "" ? part : /[.?!][)\]]?$/.test(name) ? `${name} ${part}` : `${name}. ${part}`), "")
+  const parts = placed ? path.map((h) => headingWords(h.text)).filter((text, i, all) => text !== "" && all.indexOf(text) === i && !said(text)) : []
+  // The note that governs the item comes before its number, as it is printed.
+  return asSentences([...parts, ...(note !== undefined ? [note] : []), item])
+}
+
+/** Phrases read one after another, each ending a sentence unless it ends one already ("... in commuter status.)"). */
+const asSentences = (phrases: ReadonlyArray<string>): string =>
+  phrases.reduce((name, part) => (name === "" ? part : /[.?!][)\]]?$/.test(name) ? `${name} ${part}` : `${name}. ${part}`), "")
+
+/**
+ * The note that governs each field's item, by field index: a note printed before a run of items
+ * that names them ("... in Item Numbers 3.a. - 3.f."; see `ItemNotes`), on the field's page and
+ * in its part, read before it (above it in its column, or in a column before its own).
+ */
+const governingNotes = (
+  inputs: ReadonlyArray<FieldInput>,
+  names: ReadonlyArray<{ readonly found?: FieldLabel.Label | undefined }>,
+  captionPhrases: ReadonlyMap<number, ReadonlyArray<Phrase>>,
+  layouts: ReadonlyMap<number, PageLayout>,
+  sectionsByPage: ReadonlyMap<number, SectionsOfPage>
+): (i: number, number: string, path: ReadonlyArray<Section.Heading>) => ItemNotes.ItemNote | undefined => {
+  const notesByPage = new Map<number, ReadonlyArray<{ readonly note: ItemNotes.ItemNote; readonly part: Section.Heading | undefined }>>()
+  const notesOf = (page: number) => {
+    const known = notesByPage.get(page)
+    if (known) return known
+    const layout = layouts.get(page)
+    const place = sectionsByPage.get(page)
+    const taken = new Set([...(captionPhrases.get(page) ?? []), ...names.flatMap((n) => n.found?.phrases ?? [])])
+    const notes = layout && place
+      ? ItemNotes.itemNotes(layout.phrases, taken).map((note) => ({
+        note,
+        part: Section.sectionOf(note.rect, place.headings, place.carried, place.columns).find((h) => h.level === 1)
+      }))
+      : []
+    notesByPage.set(page, notes)
+    return notes
+  }
+  return (i, number, path) => {
+    const widget = inputs[i]!.widgets.find((w) => usableRect(w.rect) && layouts.has(w.page))
+    const key = ItemNotes.keyOf(number)
+    if (!widget || !key) return undefined
+    const part = path.find((h) => h.level === 1)
+    const readBefore = (note: Rect) =>
+      (widget.rect.y2 <= note.y1 + 2 && TextLayout.overlapX(widget.rect, note) > 0) || widget.rect.x1 >= note.x2
+    return notesOf(widget.page).find(({ note, part: noteOf }) => noteOf?.text === part?.text && readBefore(note.rect) && ItemNotes.names(note, key))
+      ?.note
+  }
 }
 
 /**
@@ -415,7 +484,7 @@ const checkBoxQuestions = (
   captionsOf: ReadonlyArray<ReadonlyArray<{ readonly widget: WidgetPlace; readonly caption: FieldLabel.Label | undefined }>>,
   ask: (page: number, rect: Rect, kind: FieldLabel.LabelKind, exclude: ReadonlyArray<Phrase>) => FieldLabel.Label | undefined,
   captionPhrases: ReadonlyMap<number, ReadonlyArray<Phrase>>
-): ReadonlyMap<number, string> => {
+): ReadonlyMap<number, FieldLabel.Label> => {
   const boxes = inputs.flatMap((input, i) => {
     const list = captionsOf[i]!
     return input.field.form_type === "CheckBox" && list.length === 1 && list[0]!.caption ? [{ i, ...list[0]!, caption: list[0]!.caption }] : []
@@ -462,13 +531,13 @@ const checkBoxQuestions = (
     join(ka, kb)
     stacked.add(ka).add(kb)
   }
-  const out = new Map<number, string>()
+  const out = new Map<number, FieldLabel.Label>()
   for (const members of membersOf().values()) {
     if (members.length < 2) continue
     const page = boxes[members[0]!]!.widget.page
     const column = members.some((k) => stacked.has(k))
-    const question = column ? ask(page, areaOf(members), "group", captionPhrases.get(page) ?? [])?.text : lineQuestion(lineOf[members[0]!]!)?.text
-    if (!question) continue
+    const question = column ? ask(page, areaOf(members), "group", captionPhrases.get(page) ?? []) : lineQuestion(lineOf[members[0]!]!)
+    if (!question?.text) continue
     for (const k of members) out.set(boxes[k]!.i, question)
   }
   return out
@@ -549,17 +618,33 @@ const rowItemNumber = (label: FieldLabel.Label | undefined, phrases: ReadonlyArr
  * The item number a label's line starts with when the label has none of its own: "6.c." before
  * "☐ Apt. ☐ Ste. ☐ Flr." and the box after them, "1.a." before a check box and its caption. Only
  * check boxes and their captions may stand between the number and the label: other words, or a
- * box to write in, belong to another item (another column's).
+ * box to write in, belong to another item (another column's). A label over or under its box
+ * takes the number hanging right before it ("10." then "Date of Last Arrival"). Never a number
+ * across the gutter of a page set in two columns.
  */
-const leadingItemNumber = (label: FieldLabel.Label | undefined, phrases: ReadonlyArray<Phrase>, boxes: ReadonlyArray<Rect>): string | undefined => {
+const leadingItemNumber = (
+  label: FieldLabel.Label | undefined,
+  phrases: ReadonlyArray<Phrase>,
+  boxes: ReadonlyArray<Rect>,
+  columns: TextLayout.Columns | undefined
+): string | undefined => {
   const first = label?.phrases[0]
-  if (!first || label.position === "above" || label.position === "below") return undefined
+  if (!first) return undefined
   const onLine = (r: Rect) => TextLayout.overlapY(r, first) >= 0.5 * Math.min(r.y2 - r.y1, first.y2 - first.y1)
   const checkBox = (b: Rect) => b.x2 - b.x1 <= 3 * first.size
-  const before = phrases.filter((p) => p !== first && onLine(p) && p.x2 <= first.x1 + 1).sort((a, b) => b.x2 - a.x2)
+  // Nothing across the gutter of a page set in two columns: that is the other column's item.
+  const acrossGutter = (p: Phrase) =>
+    columns !== undefined && p.x2 <= columns.gutter && first.x1 >= columns.gutter && first.y1 >= columns.y1 - 2 && first.y2 <= columns.y2 + 2
+  const before = phrases.filter((p) => p !== first && onLine(p) && p.x2 <= first.x1 + 1 && !acrossGutter(p)).sort((a, b) => b.x2 - a.x2)
+  // A label over or under its box: only a number printed right before it, in a hanging indent
+  // ("10." then "Date of Last Arrival" over the box), is its own.
+  if (label.position === "above" || label.position === "below") {
+    const nearest = before[0]
+    return nearest && FieldLabel.isBareItemNumber(nearest.text) && first.x1 - nearest.x2 <= 6 * first.size ? nearest.text.trim().replace(/\*$/, "") : undefined
+  }
   for (const p of before) {
     if (boxes.some((b) => onLine(b) && !checkBox(b) && b.x1 >= p.x2 - 1 && b.x2 <= first.x1 + 1)) return undefined
-    if (FieldLabel.isBareItemNumber(p.text)) return p.text.trim()
+    if (FieldLabel.isBareItemNumber(p.text)) return p.text.trim().replace(/\*$/, "")
     const caption = boxes.some((b) => onLine(b) && checkBox(b) && p.x1 - b.x2 >= -2 && p.x1 - b.x2 <= 2 * p.size)
     if (!caption) return undefined
   }

@@ -86,7 +86,10 @@ describe("Understanding.understand", () => {
     // The grid's second line of options answers the question over the first.
     expect(understood.slice(4, 8).map((u) => u.semantic.section?.at(-1))).toEqual(["Eye Color", "Eye Color", "Eye Color", "Eye Color"])
     // Their accessible names carry the question and its item number.
-    expect(understood.slice(4, 6).map((u) => u.description)).toEqual(["Eye Color: Black", "Eye Color: Blue"])
+    expect(understood.slice(4, 6).map((u) => u.description)).toEqual(["10. Eye Color: Black", "10. Eye Color: Blue"])
+    expect(understood.slice(0, 3).map((u) => u.description)).toEqual([
+      "6. Is this a permanent position?: Yes", "6. Is this a permanent position?: No", "7. Is this a new position?: Yes"
+    ])
   })
 
   it("gives each field of a form in numbered parts an accessible name that says where it is; a shorter form keeps its labels", () => {
@@ -142,6 +145,39 @@ describe("Understanding.understand", () => {
       "2.c. Apt. Ste",
       "2.d. Unit",
       "Yes"
+    ])
+  })
+
+  it("reads the note over a run of items with each item it names, and a hanging item number with a label over its box", () => {
+    const inputs = [
+      input("family", box(200, 716, 400, 730)),
+      input("street", box(200, 656, 400, 670)),
+      input("city", box(200, 636, 400, 650)),
+      input("province", box(200, 616, 400, 630)),
+      input("employerStreet", box(200, 536, 400, 550)),
+      input("arrival", box(66, 480, 200, 494))
+    ]
+    const pages = text(
+      ["Part 1. Information About You", 36, 745, 13],
+      ["1. Family Name", 36, 720],
+      ["Part 2. Your Address", 36, 700, 13],
+      ["If you live abroad, give your foreign address in Item Numbers 3.a. - 3.b.:", 36, 680],
+      ["3.a. Street Number and Name", 36, 660],
+      ["3.b. City or Town", 36, 640],
+      ["4. Province", 36, 620],
+      ["Part 3. Your Employer", 36, 570, 13],
+      ["3.a. Street Number and Name", 36, 540],
+      ["10.", 36, 500],
+      ["Date of Last Arrival", 66, 500]
+    )
+    const note = "If you live abroad, give your foreign address in Item Numbers 3.a. - 3.b."
+    expect(Understanding.understand(inputs, pages).map((u) => u.description)).toEqual([
+      "Part 1. Information About You. 1. Family Name",
+      `Part 2. Your Address. ${note} 3.a. Street Number and Name`,
+      `Part 2. Your Address. ${note} 3.b. City or Town`,
+      "Part 2. Your Address. 4. Province",
+      "Part 3. Your Employer. 3.a. Street Number and Name",
+      "Part 3. Your Employer. 10. Date of Last Arrival"
     ])
   })
 
