@@ -33,6 +33,24 @@ const SELF: Person = { role: "self" }
 const nameAfter = (clause: string, at: number): string | undefined =>
   clause.slice(at).match(new RegExp(`^[,:]?\\s+(${NAME})`, "u"))?.[1]
 
+// What may stand between a relation word and the name it gives: "my wife's name is", "my son is
+// called", "meine Frau heißt", "mon mari s'appelle", "mi esposa se llama", or a bare "is".
+const NAMING = String.raw`(?:['’]s\s+name\s+is|\s+is\s+(?:called|named)|\s+named|\s+called|\s+hei(?:ß|ss)t|\s+s['’]appelle|\s+se\s+llama)`
+const BARE_IS = String.raw`\s+(?:is|ist|est|es)`
+
+/**
+ * The name a relation word gives ("my wife, Jane Smith", "my wife's name is Jane Smith", "my son is
+ * Leo Smith"). After a bare "is", capitalised words followed by "at", "of" or "for" are a title
+ * ("my husband is Head Nurse at ..."), not a name.
+ */
+const nameOfRelation = (clause: string, at: number): string | undefined => {
+  const rest = clause.slice(at)
+  const named = nameAfter(clause, at) ?? rest.match(new RegExp(`^${NAMING}\\s+(${NAME})`, "u"))?.[1]
+  if (named) return named
+  const bare = rest.match(new RegExp(`^${BARE_IS}\\s+(${NAME})(?![\\p{L}'’-]|\\s+(?:at|of|for|with|in|bei|von|für|chez|de|en)\\b)`, "u"))
+  return bare?.[1]
+}
+
 // A capitalised name word (accents, hyphens, apostrophes), and a name of 2 to 4 of them.
 const NAME_WORD = "[\\p{Lu}][\\p{Ll}'’-]+"
 const NAME = `${NAME_WORD}(?:\\s+(?:[\\p{Lu}]\\.|${NAME_WORD})){1,3}`
@@ -79,7 +97,7 @@ const markersOf = (clause: string, state: { children: Array<string> }): Readonly
     }
   }
   add(new RegExp(`(?:${childWords})`, "giu"), (m) => {
-    const name = nameAfter(clause, m.index! + m[0].length)
+    const name = nameOfRelation(clause, m.index! + m[0].length)
     if (!name) return undefined
     const first = name.split(/\s+/)[0]!
     let index = state.children.indexOf(first)
@@ -273,7 +291,7 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
   const relation = new RegExp(`(?:${spouseWords}|${childWords}|${otherWords})`, "giu")
   for (const m of clause.matchAll(relation)) {
     const end = m.index! + m[0].length
-    const name = nameAfter(clause, end)
+    const name = nameOfRelation(clause, end)
     if (name) {
       found.push({ type: "full_name", value: name, at: end, evidence: `'${clause.slice(m.index!, end)} ${name}'` })
       // "our son Leo", "my sister, Karin": the relation word is the person's relationship.

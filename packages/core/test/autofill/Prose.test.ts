@@ -42,6 +42,15 @@ describe("Prose.fromProse", () => {
     expect(has(facts, "self", "marital_status", "Married")).toBe(true)
   })
 
+  it("takes the name a relation word gives after \"is\", \"'s name is\" or \"heißt\", and not a title", () => {
+    const named = (text: string, role: string) => fromProse(text, "text_info", 0.95).filter((f) => f.role === role && f.type === "full_name").map((f) => f.value)
+    expect(named("I am Ana Ruiz. My wife is Jane Marie Smith.", "spouse")).toEqual(["Jane Marie Smith"])
+    expect(named("I am Ana Ruiz. My husband's name is Omar Haddad, born on May 2, 1980.", "spouse")).toEqual(["Omar Haddad"])
+    expect(named("Ich heiße Jonas Weber. Meine Frau heißt Anna Weber.", "spouse")).toEqual(["Anna Weber"])
+    expect(named("I am Ana Ruiz. Our son is called Leo Ruiz.", "dependent")).toEqual(["Leo Ruiz"])
+    expect(named("I am Ana Ruiz. My husband is Head Nurse at Mercy General.", "spouse")).toEqual([])
+  })
+
   it("reads French and German prose", () => {
     const fr = fromProse(
       "Je m'appelle Claire Anne Dubois, je suis née le 14 juillet 1985 à Lyon. J'habite au 8 rue Haute, 67000 Strasbourg. Je suis infirmière et je suis célibataire.",
