@@ -163,7 +163,7 @@ const joinWrapped = (found: ReadonlyArray<Heading>): Array<Heading> => {
       )
       if (!next) break
       used.add(next)
-      joined = { text: `${last.text} ${next.text}`, rect: withLineBelow(last.rect, next.rect), size: last.size, level: head.level }
+      joined = { ...head, text: `${last.text} ${next.text}`, rect: withLineBelow(last.rect, next.rect), size: last.size }
     }
     out.push(joined)
   }
