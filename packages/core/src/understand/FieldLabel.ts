@@ -156,8 +156,15 @@ const textStart = (p: Phrase): number => {
 /** An item number printed alone: "3.d.", "12)", "(4)". */
 const BARE_ITEM_NUMBER = /^(?:\(?\d{1,3}[a-z]?[.)](?:\s?[a-z][.)])?|\(\d{1,3}[a-z]?\))\*?$/i
 
-/** Whether a phrase is an item number and nothing else ("3.d.", "12)", "(4)"). */
-export const isBareItemNumber = (text: string): boolean => BARE_ITEM_NUMBER.test(text.trim())
+/** The item number a text is and nothing else ("3.d.", "12)", "(4)"), without the star of a required item. */
+export const bareItemNumber = (text: string): string | undefined => {
+  const trimmed = text.trim()
+  return BARE_ITEM_NUMBER.test(trimmed) ? trimmed.replace(/\*$/, "") : undefined
+}
+
+/** The item number a line starts with, printed alone or before its words ("10.", "3.b. Street Number"). */
+export const itemNumberStarting = (text: string): string | undefined =>
+  bareItemNumber(text) ?? ITEM_NUMBER.exec(text.trim())?.[0].trim().replace(/\*$/, "")
 
 /**
  * The item number printed before a label ("3.b.", "12)"), without the space after it; or, for a

@@ -5,6 +5,7 @@
  * which items it is about, so it is read with each of them, as accessible forms write it into
  * their /TU.
  */
+import { itemNumberStarting } from "./FieldLabel.ts"
 import type { Phrase, Rect } from "./TextLayout.ts"
 import { withLineBelow } from "./TextLayout.ts"
 
@@ -26,9 +27,6 @@ const MENTION = new RegExp(String.raw`\bItems?(?:\s+Numbers?)?\s+(${ITEM_REF}(?:
 // choice ("Item Numbers 4. or 5.") points at items elsewhere.
 const RANGE = new RegExp(String.raw`${ITEM_REF}\s*(?:-|–|—|through|to|and)\s*${ITEM_REF}`, "i")
 const JUMP = /\b(?:proceed|go|skip|continue|move|turn)\s+(?:on\s+)?to\s*$/i
-const KEY = /(\d{1,3})(?:\.?([a-z])(?![a-z]))?/gi
-// A line that starts an item: its number first ("3.a. Street Number", "6.b. If you answered ...").
-const STARTS_ITEM = /^\(?\d{1,3}(?:\.?[a-z])?[.)]\s/i
 
 /** The key of an item number ("3.b.", "12a", "(4)"), or `undefined` when it is none. */
 export const keyOf = (number: string): ItemKey | undefined => {
@@ -52,7 +50,7 @@ const paragraphs = (phrases: ReadonlyArray<Phrase>): ReadonlyArray<ReadonlyArray
   const next = (line: Phrase) =>
     phrases.find((p) =>
       p !== line && p.y2 < line.y1 + 0.3 * p.size && line.y1 - p.y2 <= 0.8 * p.size && Math.abs(p.x1 - line.x1) <= 3 &&
-      Math.abs(p.size - line.size) <= 1 && !(endsSentence(line) && STARTS_ITEM.test(p.text))
+      Math.abs(p.size - line.size) <= 1 && !(endsSentence(line) && itemNumberStarting(p.text) !== undefined)
     )
   const following = new Set(phrases.map(next).filter((p) => p !== undefined))
   return phrases.filter((p) => !following.has(p)).map((first) => {
@@ -69,13 +67,12 @@ const paragraphs = (phrases: ReadonlyArray<Phrase>): ReadonlyArray<ReadonlyArray
  */
 export const itemNotes = (phrases: ReadonlyArray<Phrase>, taken: ReadonlySet<Phrase>): ReadonlyArray<ItemNote> =>
   paragraphs(phrases).flatMap((lines) => {
-    if (lines.some((p) => taken.has(p)) || STARTS_ITEM.test(lines[0]!.text)) return []
+    if (lines.some((p) => taken.has(p)) || itemNumberStarting(lines[0]!.text) !== undefined) return []
     const text = lines.map((p) => p.text.trim()).join(" ")
     // "(... proceed to Item Number 4.)" sends the reader on: item 4 is not the note's.
     const mentions = [...text.matchAll(MENTION)].filter((m) => !JUMP.test(text.slice(0, m.index))).map((m) => m[1]!)
     if (!mentions.some((m) => RANGE.test(m))) return []
-    const keys = mentions.flatMap((m) => [...m.matchAll(KEY)].map((k): ItemKey => [Number(k[1]), (k[2] ?? "").toLowerCase()]))
-    const sorted = keys.sort(compare)
+    const sorted = mentions.flatMap((m) => [...m.matchAll(new RegExp(ITEM_REF, "gi"))].map((k) => keyOf(k[0])!)).sort(compare)
     const rect = lines.slice(1).reduce<Rect>((r, p) => withLineBelow(r, p), lines[0]!)
     return [{ text: text.replace(/[\s:;,]+$/, ""), rect, from: sorted[0]!, to: sorted[sorted.length - 1]! }]
   })
@@ -90,7 +87,7 @@ export const endsBlockOf = (note: ItemNote, heading: Rect, phrases: ReadonlyArra
   heading.y1 >= note.rect.y2 && heading.x1 <= note.rect.x2 && heading.x2 >= note.rect.x1 &&
   phrases.some((p) => {
     if (p.y1 < note.rect.y2 || p.y2 > heading.y1 || p.x1 < note.rect.x1 - 3 || p.x1 > note.rect.x2) return false
-    const number = STARTS_ITEM.exec(`${p.text.trim()} `)
-    const key = number ? keyOf(number[0]) : undefined
+    const number = itemNumberStarting(p.text)
+    const key = number !== undefined ? keyOf(number) : undefined
     return key !== undefined && !names(note, key)
   })

@@ -445,12 +445,13 @@ const governingNotes = (
   sectionsByPage: ReadonlyMap<number, SectionsOfPage>
 ): (i: number, number: string, path: ReadonlyArray<Section.Heading>) => ItemNotes.ItemNote | undefined => {
   const notesByPage = new Map<number, ReadonlyArray<{ readonly note: ItemNotes.ItemNote; readonly part: Section.Heading | undefined }>>()
+  const labelPhrases = names.flatMap((n) => n.found?.phrases ?? [])
   const notesOf = (page: number) => {
     const known = notesByPage.get(page)
     if (known) return known
     const layout = layouts.get(page)
     const place = sectionsByPage.get(page)
-    const taken = new Set([...(captionPhrases.get(page) ?? []), ...names.flatMap((n) => n.found?.phrases ?? [])])
+    const taken = new Set([...(captionPhrases.get(page) ?? []), ...labelPhrases])
     const notes = layout && place
       ? ItemNotes.itemNotes(layout.phrases, taken).map((note) => ({
         note,
@@ -640,11 +641,12 @@ const leadingItemNumber = (
   // ("10." then "Date of Last Arrival" over the box), is its own.
   if (label.position === "above" || label.position === "below") {
     const nearest = before[0]
-    return nearest && FieldLabel.isBareItemNumber(nearest.text) && first.x1 - nearest.x2 <= 6 * first.size ? nearest.text.trim().replace(/\*$/, "") : undefined
+    return nearest && first.x1 - nearest.x2 <= 6 * first.size ? FieldLabel.bareItemNumber(nearest.text) : undefined
   }
   for (const p of before) {
     if (boxes.some((b) => onLine(b) && !checkBox(b) && b.x1 >= p.x2 - 1 && b.x2 <= first.x1 + 1)) return undefined
-    if (FieldLabel.isBareItemNumber(p.text)) return p.text.trim().replace(/\*$/, "")
+    const number = FieldLabel.bareItemNumber(p.text)
+    if (number) return number
     const caption = boxes.some((b) => onLine(b) && checkBox(b) && p.x1 - b.x2 >= -2 && p.x1 - b.x2 <= 2 * p.size)
     if (!caption) return undefined
   }
