@@ -131,7 +131,7 @@ const comparable = (fact: Facts.TypedFact): string => {
 }
 
 const samePerson = (a: Facts.TypedFact, b: Facts.TypedFact) =>
-  a.type === b.type && a.role === b.role && a.dependent_index === b.dependent_index &&
+  a.type === b.type && a.role === b.role && a.dependent_index === b.dependent_index && a.scheme === b.scheme &&
   // Two other people (an emergency contact, a parent) are the same one only when named alike.
   (a.role !== "other" || Vocabulary.normalize(a.relation ?? "") === Vocabulary.normalize(b.relation ?? ""))
 

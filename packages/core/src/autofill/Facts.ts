@@ -24,6 +24,8 @@ export interface TypedFact {
   readonly evidence: string
   /** For `role: "other"`: the words that say who the person is ("emergency contact", "sister"). */
   readonly relation?: string
+  /** For `national_id`: which kind its key names (`Vocabulary.idSchemeOf`); none for a plain identity number. */
+  readonly scheme?: string
 }
 
 type Draft = Omit<TypedFact, "source" | "confidence">
@@ -49,8 +51,12 @@ const orderOfLanguage = (text: string): "MDY" | "DMY" | undefined => {
 const NAME_SUFFIXES = new Set(["jr", "sr", "ii", "iii", "iv"])
 const PARTICLES = new Set(["van", "von", "de", "del", "della", "der", "den", "da", "di", "du", "le", "la", "ter", "ten", "zu"])
 
-/** A full name's parts: given, middle (every name between), family (with its particles). */
-export const splitName = (full: string): { given: string; middle?: string; family?: string; suffix?: string } | undefined => {
+/**
+ * A full name's parts: given, middle (every name between), family (with its particles). With
+ * `twoSurnames` (Spanish names: "Lucía Fernández Ortega"), a name of three words or more ends
+ * with two family names and has no middle name.
+ */
+export const splitName = (full: string, twoSurnames = false): { given: string; middle?: string; family?: string; suffix?: string } | undefined => {
   const clean = full.replace(/\s+/g, " ").trim()
   if (clean === "" || /\d|@/.test(clean)) return undefined
   // "Last, First Middle"
@@ -65,6 +71,11 @@ export const splitName = (full: string): { given: string; middle?: string; famil
   if (words.length === 1) return { given: words[0]! }
   let familyStart = words.length - 1
   while (familyStart > 1 && PARTICLES.has(words[familyStart - 1]!.toLowerCase())) familyStart--
+  if (twoSurnames && familyStart > 1) {
+    familyStart--
+    while (familyStart > 1 && PARTICLES.has(words[familyStart - 1]!.toLowerCase())) familyStart--
+    return { given: words.slice(0, familyStart).join(" "), family: words.slice(familyStart).join(" "), ...(suffix ? { suffix } : {}) }
+  }
   const middle = words.slice(1, familyStart).join(" ")
   return {
     given: words[0]!,
@@ -148,8 +159,20 @@ const ownerWords = new RegExp(
 // Key words the vocabulary reads as another meaning than a profile key means by them.
 const keyRules: ReadonlyArray<[RegExp, SemanticType]> = [
   [/(?:^| )(?:autres? prenoms?|other (?:given|first) names?|weitere vornamen|otros nombres|second prenom)(?: |$)/, "middle_name"],
-  [/(?:^| )(?:since|depuis|seit|desde)(?: |$)/, "start_date"]
+  [/(?:^| )(?:since|depuis|seit|desde)(?: |$)/, "start_date"],
+  // A profile's second address line ("address2", "address_line_2") holds the flat or suite.
+  [/(?:^| )(?:(?:street )?address|adresse|addr) (?:line |ligne )?2$|(?:^| )complement d adresse$/, "unit"]
 ]
+
+/**
+ * A key as words: "givenName", "spouseFirstName" and "child1_name", as programs name their
+ * keys, read as "given Name", "spouse First Name" and "child 1 name".
+ */
+const keyWords = (key: string): string =>
+  key.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").replace(/(\p{L})(\d)/gu, "$1 $2")
+
+/** A courtesy title ("Dr.", "Mrs", "Frau"): what a `title` key holds when it is not a job title. */
+const COURTESY_TITLE = /^(?:mr|mrs|ms|miss|mx|dr|prof|sir|dame|herr|frau|m|mme|mlle|sr|sra|srta|don|dona)\.?$/i
 
 /** The type a key path names: its last key first, else the whole path. */
 const typeOfKey = (path: ReadonlyArray<string>): SemanticType => {
@@ -187,11 +210,12 @@ export const fromKeyValue = (
 ): ReadonlyArray<Draft> => {
   // Array positions ("children › 2 › name") number dependents; they are not words of the key.
   const position = fullPath.find((p) => /^\d{1,2}$/.test(p))
-  const path = fullPath.filter((p) => !/^\d{1,2}$/.test(p))
+  const path = fullPath.filter((p) => !/^\d{1,2}$/.test(p)).map(keyWords)
   const keyText = path.join(" ").replace(/_/g, " ")
   const value = raw.replace(/\s+/g, " ").trim()
   if (value === "") return []
   let type = typeOfKey(path)
+  if (type === "occupation" && COURTESY_TITLE.test(value)) type = "name_prefix"
   // "U.S. passport: never applied for or issued": a history, not a number.
   if (/\b(?:passports?|reisepass|passeport|pasaporte)\b/i.test(keyText) && !/\d/.test(value)) type = "passport_history"
   // "Name" of a person, "Emergency contact" alone: a full name.
@@ -209,7 +233,13 @@ export const fromKeyValue = (
   const dependent = role === "dependent" ? (Vocabulary.dependentIndexOf(ownerText) ?? (position ? Number(position) : undefined)) : undefined
   // A dependent with no number cannot be told from the others.
   if (role === "dependent" && dependent === undefined) return []
-  const base = { role, ...(dependent !== undefined ? { dependent_index: dependent } : {}), ...(role === "other" ? { relation: keyText } : {}) }
+  const scheme = type === "national_id" ? Vocabulary.idSchemeOf(keyText) : undefined
+  const base = {
+    role,
+    ...(dependent !== undefined ? { dependent_index: dependent } : {}),
+    ...(role === "other" ? { relation: keyText } : {}),
+    ...(scheme !== undefined ? { scheme } : {})
+  }
   const evidence = `'${keyText}' = '${value}'`
   const out: Array<Draft> = []
   const add = (t: SemanticType, v: string, how?: string) => out.push({ ...base, type: t, value: v, evidence: how ? `${evidence} (${how})` : evidence })
@@ -230,7 +260,7 @@ export const fromKeyValue = (
       return out
     }
     add("full_name", value)
-    const parts = splitName(value)
+    const parts = splitName(value, Vocabulary.languageOf(keyText) === "es")
     if (parts && parts.family) {
       add("given_name", parts.given, "given name of the full name")
       add("family_name", parts.family, "family name of the full name")
@@ -364,13 +394,26 @@ const phoneCountry = (facts: ReadonlyArray<Fact>): Phones.CountryCode | undefine
   return named ?? Phones.countryOfLanguage(Vocabulary.languageOf(facts.map((f) => f.key).join(" . ")))
 }
 
+/**
+ * The order a source writes numeric dates in: the one its dates that can be read one way only
+ * agree on ("11/30/1976" makes "05/09/1978" the 9th of May), else its keys' language (French
+ * keys write 23/09/1987).
+ */
+const dateOrderOf = (facts: ReadonlyArray<Fact>): "MDY" | "DMY" | undefined => {
+  const numeric = facts.flatMap((f) => {
+    const m = f.value.match(/^\s*(\d{1,2})[./-](\d{1,2})[./-]\d{2,4}\s*$/)
+    return m ? [[Number(m[1]), Number(m[2])] as const] : []
+  })
+  const monthFirst = numeric.some(([a, b]) => a <= 12 && b > 12)
+  const dayFirst = numeric.some(([a, b]) => a > 12 && b <= 12)
+  if (monthFirst !== dayFirst) return monthFirst ? "MDY" : "DMY"
+  return orderOfLanguage(facts.map((f) => f.key.split(/\s+›\s+/).map(keyWords).join(" ")).join(" . "))
+}
+
 /** Typed facts from flat `key: value` facts (profiles, documents, `key: value` lines), in order. */
 export const fromFacts = (facts: ReadonlyArray<Fact>): ReadonlyArray<TypedFact> => {
-  // The date order of a source: its keys' language (French keys write 23/09/1987).
   const orderBySource = new Map<string, "MDY" | "DMY" | undefined>()
-  for (const source of new Set(facts.map((f) => f.source))) {
-    orderBySource.set(source, orderOfLanguage(facts.filter((f) => f.source === source).map((f) => f.key).join(" . ")))
-  }
+  for (const source of new Set(facts.map((f) => f.source))) orderBySource.set(source, dateOrderOf(facts.filter((f) => f.source === source)))
   const phoneCountryBySource = new Map<string, Phones.CountryCode | undefined>()
   const phoneCountryOf = (source: string) => {
     if (!phoneCountryBySource.has(source)) phoneCountryBySource.set(source, phoneCountry(facts.filter((f) => f.source === source)))

@@ -51,6 +51,13 @@ const unitNumberOnly = (field: FormField) => {
   return unitKindsIn(label).length > 1 || numberWords.test(Vocabulary.normalize(label))
 }
 
+const townWords = / (?:city|town|village|municipality|ville|commune|stadt|ort|gemeinde|ciudad|localidad|municipio) /
+const regionWords = / (?:state|province|region|county|country|nation|pays|departement|land|bundesland|staat|provincia|estado|pais) /
+const townOnly = (field: FormField) => {
+  const label = Vocabulary.normalize(ownLabel(field.name))
+  return townWords.test(label) && !regionWords.test(label)
+}
+
 /** The fact's value written for a text field, or undefined when it cannot be written there faithfully. */
 export const formatText = (field: FormField, fact: TypedFact): { value: string; transform: string } | undefined => {
   const format = field.semantic?.format ?? {}
@@ -98,6 +105,12 @@ export const formatText = (field: FormField, fact: TypedFact): { value: string; 
       value = number
       how.push("unit number without its kind")
     }
+  }
+  // A birth place box that asks for the town alone ("City/Town/Village of Birth", the country
+  // asked in a box of its own) takes the place's first part: "El Paso, Texas" → "El Paso".
+  if (fact.type === "birth_place" && townOnly(field) && value.includes(",")) {
+    value = value.slice(0, value.indexOf(",")).trim()
+    how.push("town of the place")
   }
   const limit = format.comb_cells ?? format.max_length ?? field.max_length
   if (limit !== undefined && limit > 0 && value.length > limit) {

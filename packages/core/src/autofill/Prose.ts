@@ -55,9 +55,9 @@ const nameOfRelation = (clause: string, at: number): string | undefined => {
 const NAME_WORD = "[\\p{Lu}][\\p{Ll}'’-]+"
 const NAME = `${NAME_WORD}(?:\\s+(?:[\\p{Lu}]\\.|${NAME_WORD})){1,3}`
 
-const spouseWords = "(?:my|our)\\s+(?:wife|husband|spouse|partner)|(?:married|marry)(?:\\s+to)?|ma\\s+femme|mon\\s+(?:mari|[ée]poux)|mon\\s+[ée]pouse|mari[ée]e?\\s+(?:avec|à)|meine\\s+(?:frau|ehefrau|partnerin)|mein(?:em)?\\s+(?:mann|ehemann|partner)|verheiratet\\s+mit|spouse|wife|husband"
-const childWords = "(?:my|our)\\s+(?:son|daughter|child)|\\bson\\b|\\bdaughter\\b|notre\\s+(?:fils|fille|enfant)|mon\\s+(?:fils|enfant)|ma\\s+fille|unser(?:e|en)?\\s+(?:sohn|tochter|kind)|mein(?:e|en)?\\s+(?:sohn|tochter|kind)"
-const otherWords = "emergency|(?:my|our)\\s+(?:sister|brother|mother|father|parent|friend|neighbou?r|aunt|uncle|cousin|guardian)|\\bsister\\b|\\bbrother\\b|notfall|meine?\\s+(?:schwester|bruder|mutter|vater)|urgence|ma\\s+(?:s[œo]eur|m[èe]re)|mon\\s+(?:fr[èe]re|p[èe]re)"
+const spouseWords = "(?:my|our)\\s+(?:wife|husband|spouse|partner)|(?:married|marry)(?:\\s+to)?|ma\\s+femme|mon\\s+(?:mari|[ée]poux)|mon\\s+[ée]pouse|mari[ée]e?\\s+(?:avec|à)|meine\\s+(?:frau|ehefrau|partnerin)|mein(?:em)?\\s+(?:mann|ehemann|partner)|verheiratet\\s+mit|mi\\s+(?:esposa|esposo|marido|mujer|pareja)|casad[oa]\\s+con|spouse|wife|husband"
+const childWords = "(?:my|our)\\s+(?:son|daughter|child)|\\bson\\b|\\bdaughter\\b|notre\\s+(?:fils|fille|enfant)|mon\\s+(?:fils|enfant)|ma\\s+fille|unser(?:e|en)?\\s+(?:sohn|tochter|kind)|mein(?:e|en)?\\s+(?:sohn|tochter|kind)|(?:mi|nuestr[oa])\\s+(?:hij[oa])"
+const otherWords = "emergency|(?:my|our)\\s+(?:sister|brother|mother|father|parent|friend|neighbou?r|aunt|uncle|cousin|guardian)|\\bsister\\b|\\bbrother\\b|notfall|meine?\\s+(?:schwester|bruder|mutter|vater)|urgence|ma\\s+(?:s[œo]eur|m[èe]re)|mon\\s+(?:fr[èe]re|p[èe]re)|mi\\s+(?:herman[oa]|madre|padre)|emergencia"
 // The person who acts for an organisation: its contact person, its authorised signatory.
 const representativeWords = "contact\\s+person|authori[sz]ed\\s+(?:signatory|representative|to\\s+sign)|signatory|legal\\s+representative|ansprechpartner(?:in)?|personne\\s+de\\s+contact|interlocut(?:eur|rice)|persona\\s+de\\s+contacto"
 /**
@@ -69,7 +69,7 @@ const REPRESENTATIVE_RE = new RegExp(
   `(?:\\b(?:[Ii]ts|[Oo]ur|[Tt]heir|[Tt]he\\s+company's|[Tt]he\\s+firm's)\\s+([a-z][a-z -]{2,40}?),\\s+)?(${NAME}),?\\s+(?:is|serves\\s+as|acts\\s+as)\\s+(?:the\\s+|its\\s+|our\\s+)?(?:company's\\s+|firm's\\s+)?(${representativeWords})`,
   "u"
 )
-const selfWords = "\\bI\\b|\\bI'm\\b|\\bmy\\b|\\bme\\b|\\bje\\b|\\bj'|\\bm'|\\bmon\\b|\\bma\\b|\\bmes\\b|\\bich\\b|\\bmein\\w*\\b|\\bmir\\b|\\bmich\\b"
+const selfWords = "\\bI\\b|\\bI'm\\b|\\bmy\\b|\\bme\\b|\\bje\\b|\\bj'|\\bm'|\\bmon\\b|\\bma\\b|\\bmes\\b|\\bich\\b|\\bmein\\w*\\b|\\bmir\\b|\\bmich\\b|\\byo\\b|\\bmi\\b|\\bmis\\b"
 
 /** Sentences and clauses: a new subject starts after `.`, `;` or `!` (not inside "U.S." or "S.à r.l."). */
 const clauses = (text: string): ReadonlyArray<{ text: string; at: number }> => {
@@ -126,6 +126,7 @@ const ownerAt = (markers: ReadonlyArray<Marker>, at: number, fallback: Person): 
 const relationshipWords: Record<string, string> = {
   son: "Son", daughter: "Daughter", sister: "Sister", brother: "Brother", mother: "Mother", father: "Father", wife: "Wife", husband: "Husband",
   fils: "Fils", fille: "Fille", soeur: "Sœur", frere: "Frère", mere: "Mère", pere: "Père", femme: "Femme", mari: "Mari",
+  hijo: "Hijo", hija: "Hija", hermano: "Hermano", hermana: "Hermana", madre: "Madre", padre: "Padre", esposa: "Esposa", esposo: "Esposo", marido: "Marido",
   sohn: "Sohn", tochter: "Tochter", schwester: "Schwester", bruder: "Bruder", mutter: "Mutter", vater: "Vater", frau: "Frau", mann: "Mann"
 }
 
@@ -136,16 +137,20 @@ interface Found {
   readonly evidence: string
   /** The person this fact is about when the text names it directly (a name after "my wife"). */
   readonly person?: Person
+  /** For `national_id`: which kind the words before it name (`Vocabulary.idSchemeOf`). */
+  readonly scheme?: string
 }
 
 /** What a date is a date of, by the words just before it (or just after "On <date> I married"). */
 const dateKind = (before: string, after: string): SemanticType | undefined => {
+  // "born in El Paso, Texas on": the place may stand between the word and the date.
+  if (BORN_AT_PLACE_ON.test(before.slice(-80))) return "birth_date"
   const b = before.toLowerCase().slice(-40)
   const near = (re: RegExp) => re.test(b)
   const kinds: Array<[SemanticType, RegExp]> = [
-    ["birth_date", /(?:born|birth|n[ée]e?\s+le|geboren|geb\.)\s*(?:on|am|le)?\s*[,:]?\s*$/u],
-    ["marriage_date", /(?:married|wedding|mari[ée]e?s?|verheiratet|heirat\w*)\s*(?:on|am|le|since|seit|depuis)?\s*$/u],
-    ["start_date", /(?:since|depuis\s+le|depuis|seit\s+dem|seit|started\s+on|hired\s+on|starting)\s*$/u]
+    ["birth_date", /(?:born|birth|n[ée]e?\s+le|geboren|geb\.|nac[íi](?:d[oa])?)\s*(?:on|am|le|el)?\s*[,:]?\s*$/u],
+    ["marriage_date", /(?:married|wedding|mari[ée]e?s?|verheiratet|heirat\w*|casad[oa]s?|nos\s+casamos|boda)\s*(?:on|am|le|el|since|seit|depuis|desde(?:\s+el)?)?\s*$/u],
+    ["start_date", /(?:since|depuis\s+le|depuis|seit\s+dem|seit|desde\s+el|desde|started\s+on|hired\s+on|starting)\s*$/u]
   ]
   for (const [kind, re] of kinds) if (near(re)) return kind
   const a = after.toLowerCase().slice(0, 25)
@@ -153,16 +158,23 @@ const dateKind = (before: string, after: string): SemanticType | undefined => {
   return undefined
 }
 
+const BORN = String.raw`(?:[Bb]orn|[Nn][ée]e?|[Gg]eboren|[Nn]acid[oa]|[Nn]ac[íi])`
+const PLACE = `${NAME_WORD}(?:[\\s-]${NAME_WORD})*(?:,\\s+${NAME_WORD}(?:\\s${NAME_WORD})*|\\s+\\([^)]+\\))?`
+const BORN_AT_PLACE_ON = new RegExp(`\\b${BORN}\\s+(?:in|at|à|a|en)\\s+[^.;:\\d]{2,60}?\\s+(?:on|le|am|el)\\s*$`, "u")
+/** "born in Duluth, Minnesota", "née à Nancy", "geboren in Köln", "nacida en Sevilla": the place (group 1). */
+const BORN_IN = new RegExp(`\\b${BORN}\\s+(?:in|à|a|en)\\s+(${PLACE})`, "gu")
+
 const idKinds: ReadonlyArray<[SemanticType, RegExp]> = [
   ["ssn", /(?:social\s+security(?:\s+number)?|ssn|s[ée]curit[ée]\s+sociale|sozialversicherungsnummer|nir)\b[^.;\d]{0,25}$/iu],
   ["ein", /(?:employer\s+identification(?:\s+number)?|\bein)\b[^.;\d]{0,25}$/iu],
-  ["national_id", /(?:identification\s+national\w*|national\s+(?:id\w*|identification)(?:\s+number)?|matricule\)?|identity\s+card\s+number|personalausweis\w*)[^.;\d]{0,25}$/iu],
+  ["national_id", /(?:alien\s+(?:registration\s+)?number|\bA-?number|identification\s+national\w*|national\s+(?:id\w*|identification)(?:\s+number)?|matricule\)?|identity\s+card\s+number|personalausweis\w*|\bdni\b|\bnie\b|documento\s+nacional\s+de\s+identidad)[^.;\d]{0,25}$/iu],
   ["passport_number", /(?:passport\s+(?:number|no\.?)|num[ée]ro\s+de\s+passeport|reisepassnummer)[^.;\d]{0,25}$/iu],
   ["tax_id", /(?:steuer-?id\w*|steuernummer|tax\s+id\w*|num[ée]ro\s+fiscal)[^.;\d]{0,25}$/iu],
-  ["phone", /(?:phone|telephone|t[ée]l[ée]phone|telefon\w*|mobile|portable|joindre\s+au|reach\s+(?:me|us|him|her)\s+at|erreichbar\s+unter|call)[^.;\d]{0,25}$/iu],
+  ["phone", /(?:phone|telephone|t[ée]l[ée]phone|telefon\w*|tel[ée]fono|\btel\b\.?|\bt[ée]l\b\.?|mobile|m[óo]vil|\bcell(?:ular)?\b|\bhandy\b|portable|joindre\s+au|reach\s+(?:me|us|him|her)\s+at|erreichbar\s+unter|call|text\s+(?:me|us))[^.;\d]{0,25}$/iu],
   ["fax", /(?:fax|t[ée]l[ée]copie)[^.;\d]{0,15}$/iu]
 ]
 
+const letteredKinds: ReadonlySet<SemanticType> = new Set(["national_id", "passport_number", "tax_id", "driver_license"])
 const NUMBER_RE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)\s*)?\d[\d\s./-]{5,}\d(?:[\s]?\d{2})?/g
 const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g
 const STREET_WORDS = `(?:${["road", "rd", "street", "st", "avenue", "ave", "boulevard", "blvd", "drive", "dr", "lane", "ln", "court", "ct", "place", "pl", "way", "terrace", "parkway", "circle", "highway", "hwy"].flatMap((w) => [w, w.charAt(0).toUpperCase() + w.slice(1)]).join("|")})`
@@ -170,13 +182,18 @@ const US_ADDRESS_RE = new RegExp(
   `\\b\\d{1,6}\\s+(?:[\\p{Lu}\\d][\\p{L}\\d'.-]*\\s+){0,4}${STREET_WORDS}\\.?(?:,?\\s+(?:[Aa]pt|[Aa]partment|[Ss]uite|[Ss]te|[Uu]nit|#)\\.?\\s*[\\w-]+)?,\\s+[\\p{Lu}][\\p{L} .'-]{0,40}?,?\\s+(?:[A-Z]{2}|${usStateNamePattern})\\s+\\d{5}(?:-\\d{4})?`,
   "gu"
 )
-const EU_ADDRESS_RE = /\b\d{1,4}(?:\s?(?:bis|ter|[a-z]))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|all[ée]e|impasse|route|quai|cours)\s+[^,;]+?,\s+(?:[A-Z]{1,2}-)?\d{4,5}\s+[\p{Lu}][\p{L}'-]+(?:[\s-][\p{Lu}][\p{L}'-]+)*|\b[\p{Lu}][\p{L}-]*(?:stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|ring|damm)\s+\d+\s?[a-z]?,\s+(?:D-)?\d{5}\s+[\p{Lu}][\p{L}-]+/gu
+const EU_ADDRESS_RE = /\b\d{1,4}(?:\s?(?:bis|ter|[a-z]))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|all[ée]e|impasse|route|quai|cours)\s+[^,;]+?,\s+(?:[A-Z]{1,2}-)?\d{4,5}\s+[\p{Lu}][\p{L}'-]+(?:[\s-][\p{Lu}][\p{L}'-]+)*|\b[\p{Lu}][\p{L}-]*(?:stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|ring|damm)\s+\d+\s?[a-z]?,\s+(?:D-)?\d{5}\s+[\p{Lu}][\p{L}-]+|\b(?:[Cc]alle|C\/|[Aa]venida|[Aa]vda\.|[Pp]laza|[Pp]aseo|[Cc]amino|[Rr]onda|[Tt]ravesía)\s+[^,;\d]{2,40}?,?\s+\d+(?:\s?[A-Za-z])?(?:,\s*\d+º?\s*[A-Za-z]?)?,\s+\d{5}\s+[\p{Lu}][\p{L}-]+(?:\s[\p{Lu}][\p{L}-]+)*/gu
 
 const maritalWords: ReadonlyArray<[RegExp, string]> = [
-  [/\b(?:i\s+am|i'm)\s+(?:single|unmarried)\b|\bje\s+suis\s+c[ée]libataire\b|\bich\s+bin\s+ledig\b/iu, "Single"],
-  [/\b(?:i\s+am|i'm)\s+divorced\b|\bje\s+suis\s+divorc[ée]e?\b|\bich\s+bin\s+geschieden\b/iu, "Divorced"],
-  [/\b(?:i\s+am|i'm)\s+widowed\b|\bje\s+suis\s+veu(?:f|ve)\b|\bich\s+bin\s+verwitwet\b/iu, "Widowed"],
-  [/\b(?:i\s+am|i'm)\s+married\b|\bi\s+married\b|\bmy\s+(?:wife|husband)\b|\bje\s+suis\s+mari[ée]e?\b|\bich\s+bin\s+verheiratet\b|\bma\s+femme\b|\bmon\s+mari\b|\bmeine\s+(?:ehe)?frau\b|\bmein\s+(?:ehe)?mann\b/iu, "Married"]
+  [/\b(?:i\s+am|i'm)\s+(?:single|unmarried)\b|\bje\s+suis\s+c[ée]libataire\b|\bich\s+bin\s+ledig\b|\b(?:estoy|soy)\s+solter[oa]\b/iu, "Single"],
+  [/\b(?:i\s+am|i'm)\s+divorced\b|\bje\s+suis\s+divorc[ée]e?\b|\bich\s+bin\s+geschieden\b|\b(?:estoy|soy)\s+divorciad[oa]\b/iu, "Divorced"],
+  [/\b(?:i\s+am|i'm)\s+widowed\b|\bje\s+suis\s+veu(?:f|ve)\b|\bich\s+bin\s+verwitwet\b|\b(?:estoy|soy)\s+viud[oa]\b/iu, "Widowed"],
+  [/\b(?:i\s+am|i'm)\s+married\b|\bi\s+married\b|\bmy\s+(?:wife|husband)\b|\bje\s+suis\s+mari[ée]e?\b|\bich\s+bin\s+verheiratet\b|\bma\s+femme\b|\bmon\s+mari\b|\bmeine\s+(?:ehe)?frau\b|\bmein\s+(?:ehe)?mann\b|\b(?:estoy|soy)\s+casad[oa]\b|\bmi\s+(?:esposa|esposo|marido)\b/iu, "Married"]
+]
+// "I am female", "I'm single and male", "je suis une femme", "ich bin männlich": the person's sex.
+const sexWords: ReadonlyArray<[RegExp, string]> = [
+  [/\b(?:I\s+am|I'm|[Ss]he\s+is)\s+(?:[a-z]+\s+and\s+)?(?:an?\s+)?(?:female|woman)(?![\w-])|\b[Jj]e\s+suis\s+une\s+femme\b|\b[Ii]ch\s+bin\s+(?:eine\s+frau|weiblich)\b|\b[Ss]oy\s+(?:una\s+)?mujer\b/u, "Female"],
+  [/\b(?:I\s+am|I'm|[Hh]e\s+is)\s+(?:[a-z]+\s+and\s+)?(?:an?\s+)?(?:male|man)(?![\w-])|\b[Jj]e\s+suis\s+un\s+homme\b|\b[Ii]ch\s+bin\s+(?:ein\s+mann|m(?:ä|ae)nnlich)\b|\b[Ss]oy\s+(?:un\s+)?hombre\b/u, "Male"]
 ]
 const filingWords: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:file|filing)\s+(?:our\s+(?:taxes|tax\s+returns?|returns?)\s+)?jointly\b|\bjoint\s+(?:tax\s+)?return\b/iu, "Married filing jointly"],
@@ -200,7 +217,7 @@ const LANGUAGES_RE = /\b(?:I\s+(?:can\s+)?speak|je\s+parle|ich\s+spreche|hablo)\
 const NO_PASSPORT_RE =
   /\bnever\s+(?:applied\s+for|had|held|owned|been\s+issued)(?:\s+(?:or|nor|and)\s+(?:applied\s+for|had|held|owned|been\s+issued))*\s+(?:an?\s+)?(?:U\.\s?S\.\s+)?passport|\bjamais\s+(?:eu|demand[ée]|obtenu|poss[ée]d[ée])\s+(?:de\s+|un\s+)?passeport|\b(?:noch\s+)?nie\s+(?:einen\s+)?(?:Reise)?pass\b|\bnunca\s+(?:he\s+)?(?:tenido|solicitado)\s+(?:un\s+)?pasaporte/iu
 
-const OCCUPATION_STOP = /^(?:u\.?s\.?|citizen|resident|n[ée]e?|mari[ée]e?|c[ée]libataire|divorc|veu|de|du|en|à|au|a|the|an|ledig|verheiratet|geboren|single|married|widowed|divorced|born|not|never|also|retired|unemployed)\b/iu
+const OCCUPATION_STOP = /^(?:u\.?s\.?|citizen|resident|n[ée]e?|mari[ée]e?|c[ée]libataire|divorc|veu|de|du|en|à|au|a|the|an|ledig|verheiratet|geboren|single|married|widowed|divorced|born|not|never|also|retired|unemployed|mujer|hombre)\b|^(?:solter|casad|viud|jubilad|espa[ñn]ol)/iu
 
 /**
  * Everything one clause says, with its position. Names are the person's own only where the text
@@ -244,12 +261,19 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     if (kind) found.push({ type: kind, value: date.value, at, evidence: `'${clause.slice(Math.max(0, at - 25), end).trim()}'` })
     if (kind === "birth_date") {
       // "born on <date> in Duluth, Minnesota", "née le <date> à Nancy (Meurthe-et-Moselle)"
-      const place = clause.slice(end).match(new RegExp(`^\\s*,?\\s*(?:in|à|a|en)\\s+(${NAME_WORD}(?:[\\s-]${NAME_WORD})*(?:,\\s+${NAME_WORD}(?:\\s${NAME_WORD})*|\\s+\\([^)]+\\))?)`, "u"))
+      const place = clause.slice(end).match(new RegExp(`^\\s*,?\\s*(?:in|à|a|en)\\s+(${PLACE})`, "u"))
       if (place) {
         found.push({ type: "birth_place", value: place[1]!, at, evidence: `'${place[0].trim()}' after the birth date` })
         take(end, end + place[0].length)
       }
     }
+  }
+  // "born in Duluth, Minnesota" wherever the date is, or with none.
+  for (const m of clause.matchAll(BORN_IN)) {
+    const at = m.index! + m[0].indexOf(m[1]!), end = at + m[1]!.length
+    if (!free(at, end)) continue
+    take(at, end)
+    found.push({ type: "birth_place", value: m[1]!, at: m.index!, evidence: `'${m[0].trim()}'` })
   }
   // Phone numbers valid in their country (`Phones.ts`; one written without its country code, in
   // the first of `phoneCountries` where it is valid): after words that say so ("phone", "joindre
@@ -278,10 +302,16 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     // Phone and fax numbers are the valid ones read above.
     if (!kind || kind === "phone" || kind === "fax") continue
     take(at, end)
-    found.push({ type: kind, value: raw, at, evidence: `'${before.slice(-30).trim()} ${raw}'` })
+    // The letters an identity or passport number is written with ("12345678Z", "X1234567L").
+    const prefix = letteredKinds.has(kind) ? before.match(/(?<!\p{L})[A-Z]{1,2}$/u)?.[0] ?? "" : ""
+    const suffix = letteredKinds.has(kind) ? clause.slice(end).match(/^[A-Z](?![\p{L}\d])/u)?.[0] ?? "" : ""
+    const value = `${prefix}${raw}${suffix}`
+    const said = before.slice(0, before.length - prefix.length)
+    const scheme = kind === "national_id" ? Vocabulary.idSchemeOf(said.slice(-40)) : undefined
+    found.push({ type: kind, value, at, evidence: `'${said.slice(-30).trim()} ${value}'`, ...(scheme !== undefined ? { scheme } : {}) })
   }
   // Names the text introduces.
-  for (const m of clause.matchAll(/(?:\bmy\s+name\s+is|\bI\s+am|\bI'm|\bje\s+m['’]appelle|\bje\s+suis|\bmon\s+nom\s+est|\bich\s+hei(?:ß|ss)e|\bmein\s+name\s+ist|\bich\s+bin)/giu)) {
+  for (const m of clause.matchAll(/(?:\bmy\s+name\s+is|\bI\s+am|\bI'm|\bje\s+m['’]appelle|\bje\s+suis|\bmon\s+nom\s+est|\bich\s+hei(?:ß|ss)e|\bmein\s+name\s+ist|\bich\s+bin|\bme\s+llamo|\bmi\s+nombre\s+es|\bsoy)/giu)) {
     const name = nameAfter(clause, m.index! + m[0].length)
     if (name) {
       found.push({ type: "full_name", value: name, at: m.index!, evidence: `'${m[0]} ${name}'`, person: SELF })
@@ -310,10 +340,11 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
   }
   // Occupation: "I am a civil engineer", "a pharmacist" right after a name, "je suis comptable", "ich bin Lehrerin".
   const job = [
-    ...clause.matchAll(/\b(?:I\s+am|I'm|I\s+work\s+as|works?\s+as|is)\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in)\b|[,.;]|$)/gu),
-    ...clause.matchAll(/\p{Ll},\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in)\b|[,.;]|$)/gu),
+    ...clause.matchAll(/\b(?:I\s+am|I'm|I\s+work\s+as|works?\s+as|is)\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in|working|employed|based|living|from)\b|[,.;]|$)/gu),
+    ...clause.matchAll(/\p{Ll},\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in|working|employed|based|living|from)\b|[,.;]|$)/gu),
     ...clause.matchAll(/\b[Jj]e\s+suis\s+([a-zà-ÿ][a-zà-ÿ -]{2,40}?)(?=\s+(?:et|chez|à|depuis|dans)\b|[,.;]|$)/gu),
-    ...clause.matchAll(/\b[Ii]ch\s+(?:bin|arbeite\s+als)\s+([\p{Lu}][\p{Ll}-]{2,40})(?=\s+(?:und|bei|seit|in)\b|[,.;]|$)/gu)
+    ...clause.matchAll(/\b[Ii]ch\s+(?:bin|arbeite\s+als)\s+([\p{Lu}][\p{Ll}-]{2,40})(?=\s+(?:und|bei|seit|in)\b|[,.;]|$)/gu),
+    ...clause.matchAll(/\b(?:[Ss]oy|[Tt]rabajo\s+como)\s+(?:una?\s+)?([a-záéíóúñ][a-záéíóúñ -]{2,40}?)(?=\s+(?:y|en|de|desde|para)\b|[,.;]|$)/gu)
   ]
   for (const m of job) {
     const word = m[1]!.trim()
@@ -321,7 +352,8 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     found.push({ type: "occupation", value: word.charAt(0).toUpperCase() + word.slice(1), at: m.index! + m[0].indexOf(m[1]!), evidence: `'${m[0].trim()}'` })
   }
   // Employer: "worked for X since", "employed by X", "chez X,", "bei der X".
-  const employer = clause.match(/\b(?:work(?:ed|s|ing)?\s+(?:for|at)|employed\s+by|employer\s+is|chez|bei(?:\s+der)?)\s+([\p{Lu}][\p{L}\p{N}&'’. -]*?)(?=\s*,|\s+(?:since|depuis|seit|as|comme|als|in|à|en)\b|\s*;|\.\s|\.$|$)/u)
+  // Also after the occupation: "I work as a nurse at X", "I'm an engineer with X".
+  const employer = clause.match(/\b(?:work(?:ed|s|ing)?\s+(?:for|at)|(?:work(?:ed|s|ing)?\s+as|I\s+am|I'm)\s+(?:a|an)\s+[a-z][a-z -]{2,40}?\s+(?:at|for|with)|employed\s+(?:by|at)|employer\s+is|chez|bei(?:\s+der)?|trabajo\s+(?:en|para))\s+([\p{Lu}][\p{L}\p{N}&'’. -]*?)(?=\s*,|\s+(?:since|depuis|seit|as|comme|als|in|à|en)\b|\s*;|\.\s|\.$|$)/u)
   if (employer && /\s/.test(employer[1]!.trim())) {
     found.push({ type: "employer", value: employer[1]!.trim(), at: employer.index!, evidence: `'${employer[0].trim()}'`, person: SELF })
     // An address right after the employer's name is the employer's.
@@ -330,6 +362,13 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
       if (f.at >= after && f.at <= after + 3 && ["address", "street_address", "city", "state", "postal_code", "unit", "country"].includes(f.type)) {
         found.splice(found.indexOf(f), 1, { ...f, person: { role: "employer" } })
       }
+    }
+  }
+  for (const [re, value] of sexWords) {
+    const m = clause.match(re)
+    if (m) {
+      found.push({ type: "sex", value, at: m.index!, evidence: `'${m[0]}'` })
+      break
     }
   }
   for (const [re, value] of maritalWords) {
@@ -373,7 +412,10 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
   // Phone numbers written without their country code are of the country of the text's language;
   // when that is not clear, of the United States in English-looking text (as numeric dates are
   // read month first there), else of the first of the other languages' countries where valid.
-  const country = Phones.countryOfLanguage(Vocabulary.languageOf(prose))
+  const language = Vocabulary.languageOf(prose)
+  // Spanish names end with two family names.
+  const spanish = language === "es"
+  const country = Phones.countryOfLanguage(language)
   const phoneCountries: ReadonlyArray<Phones.CountryCode> = country
     ? [country]
     : /\b(?:le|der|die|und|et|je|ich)\b/iu.test(prose) ? ["DE", "FR", "ES"] : ["US"]
@@ -402,14 +444,14 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
       }
       if (f.type === "full_name") {
         typed.push({ ...base, type: "full_name", value: f.value })
-        const parts = splitName(f.value)
+        const parts = splitName(f.value, spanish)
         if (parts?.family) {
           typed.push({ ...base, type: "given_name", value: parts.given })
           typed.push({ ...base, type: "family_name", value: parts.family })
           if (parts.middle) typed.push({ ...base, type: "middle_name", value: parts.middle })
         }
       } else {
-        typed.push({ ...base, type: f.type, value: f.value })
+        typed.push({ ...base, type: f.type, value: f.value, ...(f.scheme !== undefined ? { scheme: f.scheme } : {}) })
       }
     }
     // A clause without its own subject continues the last one, within a paragraph.
@@ -423,7 +465,7 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
     typed.push({ type: statement.type, value: statement.value, role: "employer", source, confidence, evidence: `text: ${statement.evidence}` })
   }
   // The same type for the same person twice with different values: the text is unclear; drop both.
-  const clear = unambiguous(typed, (f) => `${f.type}|${f.role}|${f.dependent_index ?? ""}`)
+  const clear = unambiguous(typed, (f) => `${f.type}|${f.role}|${f.dependent_index ?? ""}|${f.scheme ?? ""}`)
   return [...lineFacts, ...derive(asOrganizations(clear))]
 }
 

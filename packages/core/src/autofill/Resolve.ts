@@ -296,7 +296,7 @@ const secondLineDoubt = "a second address line"
 
 const addressPartTypes: ReadonlySet<SemanticType> = new Set(["address", "street_address", "house_number", "unit", "city", "county", "state", "postal_code", "city_state_postal", "country"])
 // Address blocks that are not where the holder lives and gets mail now.
-const secondaryAddressWords = / (?:permanent|previous|former|prior|foreign|temporary|alternate|vacation|holiday|abroad|standige\w*|fruhere\w*|vorherige\w*|permanente?|precedente|anterior|temporal|temporaire|a l etranger|en el extranjero) /
+const secondaryAddressWords = / (?:permanent|previous|former|prior|foreign|temporary|alternate|vacation|holiday|abroad|outside (?:the )?(?:united states|u s|us|country)|standige\w*|fruhere\w*|vorherige\w*|permanente?|precedente|anterior|temporal|temporaire|a l etranger|en el extranjero) /
 
 /** Whether a field's label or PDF name puts it in a permanent, previous or foreign address block. */
 const isSecondaryAddress = (field: FormField): boolean =>
@@ -504,6 +504,8 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
     const domestic = domesticBox(field)
     for (const fact of facts) {
       if (fact.type !== wanted) continue
+      // An A-number is not an online account number, nor a plain identity number.
+      if (wanted === "national_id" && Vocabulary.idSchemeOf(ownLabel(field.name)) !== fact.scheme) continue
       if (!owns(field, fact) && !(organizationMayHold && fact.role === "employer")) continue
       if (domestic !== undefined && domestic !== isUsAddress(fact, facts)) continue
       // An owner with a house number box of its own: the street box takes the street only; one

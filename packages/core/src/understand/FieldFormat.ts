@@ -47,13 +47,28 @@ export interface Segment {
 const GROUP = "(?:d{1,2}|t{1,2}|j{1,4}|g{1,2}|m{1,2}|y{2,4}|a{2,4})"
 const PATTERN = new RegExp(`(?:^|[^\\p{L}])(${GROUP}(?:([./\\- ]?)${GROUP}){1,2})(?=$|[^\\p{L}])`, "iu")
 
+// The three parts named in words, in order, one separator between them: "MONTH/DAY/YEAR",
+// "Tag.Monat.Jahr", "jour / mois / année", "día-mes-año".
+const WORD_PART = "(month|monat|mois|mes|mese|day|tag|jour|d[ií]a|giorno|year|jahr|ann[ée]e|a[ñn]o|anno)"
+const WORD_PATTERN = new RegExp(`(?:^|[^\\p{L}])${WORD_PART}\\s*([./\\-])\\s*${WORD_PART}\\s*\\2\\s*${WORD_PART}(?=$|[^\\p{L}])`, "iu")
+const wordLetter = (word: string): string =>
+  /^(?:month|monat|mois|mes|mese)$/i.test(word) ? "MM" : /^(?:day|tag|jour|d[ií]a|giorno)$/i.test(word) ? "DD" : "YYYY"
+
+/** A date pattern spelled in words ("MONTH/DAY/YEAR" → "MM/DD/YYYY"), when it names each part once. */
+const spelledOut = (text: string): string | undefined => {
+  const m = text.match(WORD_PATTERN)
+  if (!m) return undefined
+  const letters = [m[1]!, m[3]!, m[4]!].map(wordLetter)
+  return new Set(letters).size === 3 ? letters.join(m[2]!) : undefined
+}
+
 /**
  * The date pattern a text spells ("(mm/dd/yyyy)", "TT.MM.JJJJ", "JJ/MM/AAAA", "aaaa-mm-jj"),
  * rewritten in D, M, Y letters; undefined when it spells none (or only month and day).
  */
 export const datePattern = (text: string): string | undefined => {
   const match = text.match(PATTERN)
-  if (!match) return undefined
+  if (!match) return spelledOut(text)
   const raw = match[1]!
   const groups = raw.split(/[./\- ]/).length > 1 ? raw.split(/[./\- ]/) : raw.match(/(.)\1*/g) ?? []
   const lower = raw.toLowerCase()

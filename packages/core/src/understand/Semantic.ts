@@ -121,7 +121,14 @@ export const typeOf = (input: SemanticInput): SemanticType => {
   const type = fromLabels !== "unknown" && !(choice && fromOptions !== "unknown" && fromLabels === "full_name") ? fromLabels : fromOptions
   const resolved = type !== "unknown" ? type : firstKnown([input.partialName])
   // A bare "Date" beside a signature is the date of signing.
-  return resolved === "date" && input.nearSignature ? "signature_date" : resolved
+  if (resolved === "date" && input.nearSignature) return "signature_date"
+  // A box labelled only by its pattern ("MONTH/DAY/YEAR") under a heading that says which date
+  // ("DATE OF BIRTH"), or whose PDF name does ("Birthdate"), is that date.
+  if (resolved === "date" && FieldFormat.datePattern(own) !== undefined) {
+    const named = firstKnown([input.section?.at(-1), input.partialName])
+    if (isDate(named) && named !== "date") return named
+  }
+  return resolved
 }
 
 /** The names of the groups a field sits in, as words ("topmostSubform[0].PaidPreparer[0].f2_35" → "Paid Preparer"). */

@@ -157,7 +157,7 @@ const rules: ReadonlyArray<Rule> = [
   { type: "signature_place", pattern: words("fait a", "signed at", "ort_datum", "ort und datum", "lugar y fecha", "lieu et date", "lieu date", "place of signing", "signed in") },
   { type: "signature", pattern: stems("signature", "sign here", "unterschrift", "firma\\b", "signe\\b", "signed\\b"), unless: stems("name of", "print", "typed", "nom\\b", "nombre", "name\\b") },
   { type: "birth_country", pattern: / (?:(?:country|land|staat|pays|pais|paese|nation)\w* (?:\w+ ){0,2}(?:of |de |du |der |des |di )?(?:birth|naissance|nacimiento|geburt|nascita)|geburtsland|birth country) / },
-  { type: "birth_place", pattern: / (?:(?:place|city|town|country|lieu|ville|pays|lugar|ciudad|ort|land|staat|luogo|localidad|provincia|commune|state)\w* (?:\w+ ){0,3}(?:of |de |du |der |des |di )?(?:birth|naissance|nacimiento|geburt|nascita)|geburtsort|geburtsland|birthplace|born in|ne a|nee a|nacido en|nacida en) / },
+  { type: "birth_place", pattern: / (?:(?:place|city|town|country|lieu|ville|pays|lugar|ciudad|ort|land|staat|luogo|localidad|provincia|commune|state)\w* (?:\w+ ){0,3}(?:of |de |du |der |des |di )?(?:birth|naissance|nacimiento|geburt|nascita)|birth (?:place|city|town|village|municipality|state|province)|geburtsort|geburtsstadt|geburtsland|birthplace|born in|ne a|nee a|nacido en|nacida en) / },
   { type: "birth_date", pattern: / (?:(?:date|fecha|data|datum|day|jour|dia) (?:\w+ ){0,2}(?:birth|naissance|nacimiento|nascimento|nascita|geboorte)|geburtsdatum|geburtstag|geb datum|dob|birth ?date|birthday|date de naiss\w*|fecha nac\w*|ne le|nee le|nacido el|nacida el|geboren am|born on) /, unless: / (?:\d+ ?(?:st|nd|rd|th)|eighteenth|twenty\w*|since (?:my |his |her |their )?(?:\w+ )?)birthday / },
   { type: "marriage_date", pattern: stems("date of marriage", "marriage date", "married on", "heiratsdatum", "datum der eheschliessung", "date du mariage", "date de mariage", "fecha de matrimonio", "fecha del matrimonio") },
   { type: "start_date", pattern: stems("first date of employment", "date of employment", "employment start", "start date", "starting date", "date hired", "hire date", "date of hire", "employed since", "eintrittsdatum", "beschaftigt seit", "date d embauche", "date d entree", "fecha de alta", "fecha de inicio", "fecha de ingreso") },
@@ -168,17 +168,17 @@ const rules: ReadonlyArray<Rule> = [
   { type: "given_name_and_middle_initial", pattern: / (?:(?:first|given) name\w* (?:and )?(?:middle )?initial|prenom et initiale) / },
   { type: "middle_initial", pattern: / (?:middle initial|m i|mi|initial) /, unless: stems("first", "last", "initials of") },
   { type: "middle_name", pattern: stems("middle name", "middle\\b", "second name", "zweiter vorname", "deuxieme prenom", "segundo nombre", "other given names?"), unless: stems("full name", "last first", "last name first") },
-  { type: "family_name", pattern: stems("last name", "family name", "surname", "lastname", "nachname", "familienname", "zuname", "nom de famille", "nom d usage", "nom\\b(?! et)(?! de l)(?! du)(?! des)", "apellido", "apellidos", "cognome", "achternaam", "sobrenome", "last(?= $| first| given| middle| mi | m i )"), unless: stems("first name", "prenom", "vorname", "nombre", "full name", "nom et prenom", "nom prenom", "name and", "de la societe", "de l entreprise", "de l organisme", "de l employeur", "company", "business", "organi[sz]ation") },
-  { type: "given_name", pattern: stems("first name", "given name", "forename", "firstname", "first\\b", "vorname", "vornamen", "prenom", "prenoms", "nombre de pila", "nombre\\b(?! de la)(?! del)(?! y apellidos)(?! completo)", "nome\\b", "voornaam", "christian name"), unless: stems("full name", "nom et prenom", "nom prenom", "prenom nom", "nombre y apellidos", "nombre completo", "name and address", "last name", "nachname", "company", "business", "empresa", "entreprise", "nombre de la", "nombre del", "first time") },
+  { type: "family_name", pattern: stems("last name", "family name", "surname", "lastname", "nachname", "familienname", "zuname", "nom de famille", "nom d usage", "nom\\b(?! et)(?! de l)(?! du)(?! des)", "apellido", "apellidos", "cognome", "achternaam", "sobrenome", "last(?= $| first| given| middle| mi | m i )", "lname\\b"), unless: stems("first name", "prenom", "vorname", "nombre", "full name", "nom et prenom", "nom prenom", "name and", "de la societe", "de l entreprise", "de l organisme", "de l employeur", "company", "business", "organi[sz]ation") },
+  { type: "given_name", pattern: stems("first name", "given name", "forename", "firstname", "first\\b", "vorname", "vornamen", "prenom", "prenoms", "nombre de pila", "fname\\b", "nombre\\b(?! de la)(?! del)(?! y apellidos)(?! completo)", "nome\\b", "voornaam", "christian name"), unless: stems("full name", "nom et prenom", "nom prenom", "prenom nom", "nombre y apellidos", "nombre completo", "name and address", "last name", "nachname", "company", "business", "empresa", "entreprise", "nombre de la", "nombre del", "first time") },
   { type: "name_prefix", pattern: words("prefix", "title mr ms", "anrede", "civilite", "tratamiento", "mr mrs ms", "salutation") },
   { type: "name_suffix", pattern: words("suffix", "jr sr", "namenszusatz") },
-  { type: "ein", pattern: stems("employer identification", "ein\\b", "fein\\b", "federal tax id", "numero siret", "siret", "siren") },
+  { type: "ein", pattern: stems("employer identification", "employer (?:tax )?id\\b", "ein\\b", "fein\\b", "federal tax id", "numero siret", "siret", "siren") },
   { type: "itin", pattern: stems("itin\\b", "individual taxpayer identification") },
   { type: "ssn", pattern: stems("social security n", "ssn\\b", "soc sec", "numero de securite sociale", "n de securite sociale", "securite sociale", "sozialversicherungsnummer", "rentenversicherungsnummer", "numero de la seguridad social", "seguridad social", "nir\\b", "n ss\\b", "nss\\b", "ahv", "avs\\b", "dassurance sociale", "d assurance sociale") },
   { type: "tax_id", pattern: stems("tax id", "taxpayer id", "tin\\b", "steuer ?id", "steuernummer", "steuer identifikationsnummer", "identifiant fiscal", "numero fiscal", "nif\\b", "vat\\b", "ust id", "numero de tva", "tva intracom", "codice fiscale", "cuit", "rfc\\b") },
   { type: "passport_number", pattern: stems("passport n", "passport book", "passport card n", "reisepass", "passnummer", "numero de passeport", "passeport", "numero de pasaporte", "pasaporte") },
   { type: "driver_license", pattern: stems("driver s? licen", "drivers licen", "driving licen", "fuhrerschein", "permis de conduire", "licencia de conducir", "carnet de conducir") },
-  { type: "national_id", pattern: stems("national id", "identity card", "id card", "id number", "identification number", "personalausweis", "ausweisnummer", "carte d identite", "numero d identification", "n d identification", "identification nationale?", "dni\\b", "nie\\b", "documento nacional", "alien registration", "a number", "uscis online account", "matricule", "numero de registre", "n d immatriculation", "immatr") },
+  { type: "national_id", pattern: stems("national id", "identity card", "id card", "id number", "identification number", "personalausweis", "ausweisnummer", "carte d identite", "numero d identification", "n d identification", "identification nationale?", "dni\\b", "nie\\b", "documento nacional", "alien registration", "alien (?:number|no\\b)", "a number", "uscis online account", "matricule", "numero de registre", "n d immatriculation", "immatr") },
   { type: "iban", pattern: stems("iban") },
   { type: "bic", pattern: stems("bic\\b", "swift") },
   { type: "email", pattern: stems("e ?mail", "courriel", "correo", "adresse electronique", "electronic mail", "mail\\b") },
@@ -187,7 +187,7 @@ const rules: ReadonlyArray<Rule> = [
   { type: "city_state_postal", pattern: / (?:(?:city|town)\w* (?:\w+ ){0,4}state(?: \w+){0,2} (?:zip|postal)|(?:plz|postleitzahl|code postal|cp|npa) (?:und |et |y )?(?:ort|ville|localite|localidad|lieu|wohnort)|(?:ort|ville|localidad) (?:und |et |y )?(?:plz|code postal|cp)) / },
   { type: "postal_code", pattern: stems("zip", "postal code", "post code", "postcode", "plz\\b", "postleitzahl", "code postal", "codigo postal", "c p\\b", "cp\\b", "npa\\b", "cap\\b", "postcode") },
   { type: "house_number", pattern: stems("house number", "house nr\\b", "house no\\b", "house\\b", "hausnummer", "hausnr", "hnr\\b", "numero de rue", "n de rue", "numero de (?:la )?calle"), unless: stems("street", "strasse", "str\\b", "rue\\b", "calle", "address") },
-  { type: "unit", pattern: stems("apt\\b", "apartment", "suite\\b", "ste\\b", "flr\\b", "floor\\b", "unit\\b", "wohnung", "appartement", "etage", "piso\\b", "departamento", "escalera", "puerta") },
+  { type: "unit", pattern: stems("apt\\b", "apartment", "suite\\b", "ste\\b", "flr\\b", "floor\\b", "unit\\b", "wohnung", "appartement", "etage", "piso\\b", "departamento", "escalera", "puerta"), unless: stems("street", "strasse", "rue\\b", "calle") },
   { type: "street_address", pattern: stems("street", "strasse", "str\\b", "rue\\b", "calle", "via\\b", "straat", "rua\\b", "address line 1\\b", "adresse ligne 1\\b", "home address", "mailing address", "residential address", "domicile", "domicilio", "adresse\\b(?! electronique)", "address\\b(?! line 2)", "anschrift", "direccion", "indirizzo") , unless: stems("e ?mail", "web", "city", "ville", "ort\\b", "address (?:\\w+ )?(?:state|zip|postal code|country|province)\\b") },
   { type: "county", pattern: stems("county", "landkreis", "kreis\\b", "departement", "comte\\b", "condado") },
   { type: "state", pattern: stems("state\\b", "province", "provincia", "region", "bundesland", "canton", "kanton", "estado\\b", "etat\\b") , unless: stems("statement", "estado civil", "state of birth", "united states", "state\\w* (?:\\w+ ){0,2}(?:assigned|issued)", "state (?:\\w+ ){0,2}(?:number|no\\b|license|licence|registration)", "state id\\b", "state identification", "in the interest of", `(?:state|commonwealth) of (?:${Object.keys(usStates).join("|")}) `) },
@@ -365,6 +365,7 @@ const roleRules: ReadonlyArray<RoleRule> = [
       "children",
       "son\\b",
       "daughter",
+      "kids?\\b",
       "kind\\b",
       "kinder",
       "kindes",
@@ -525,6 +526,22 @@ export const saysNothingAlone = (caption: string): boolean => {
   const t = answerWords(caption)
   return bareAnswers.has(t) || t.replace(/[^a-z\p{L}]/gu, "").length < 3
 }
+
+// Identifiers that share the type `national_id` but are different numbers of one person: a form
+// asking for one must not get the other.
+const idSchemes: ReadonlyArray<[string, RegExp]> = [
+  ["alien registration", / (?:alien|a number|a no) /],
+  ["online account", / online account /]
+]
+
+/**
+ * Which kind of national identifier a label or key names ("Alien Registration Number (A-Number)",
+ * "USCIS Online Account Number"), or undefined for a plain identity number.
+ */
+export const idSchemeOf = remembered((text: string): string | undefined => {
+  const t = normalize(text)
+  return idSchemes.find(([, re]) => re.test(t))?.[0]
+})
 
 /** The role a label or heading names, if any. */
 export const roleOf = remembered((text: string): Role | undefined => {

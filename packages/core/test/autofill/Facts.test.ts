@@ -121,6 +121,47 @@ describe("Facts.fromFacts", () => {
     expect(has(facts, "dependent", "given_name", "Annabella", 2)).toBe(true)
   })
 
+  it("reads keys as programs name them: camelCase, numbered, birth places, courtesy titles, second address lines", () => {
+    const facts = fromFacts(
+      fromRecord(
+        {
+          givenName: "Tomas",
+          familyName: "Reyes",
+          socialSecurityNumber: "987-65-4301",
+          birth_city: "El Paso",
+          title: "Dr.",
+          address_line_2: "Apt 3B",
+          alien_number: "A123456789",
+          employer_id: "12-3456789",
+          child1_name: "Sofia Reyes",
+          kid_name: "Mateo Reyes"
+        },
+        "profile:p",
+        0.9
+      )
+    )
+    expect(has(facts, "self", "given_name", "Tomas")).toBe(true)
+    expect(has(facts, "self", "family_name", "Reyes")).toBe(true)
+    expect(has(facts, "self", "ssn", "987-65-4301")).toBe(true)
+    expect(has(facts, "self", "birth_place", "El Paso")).toBe(true)
+    expect(facts.some((f) => f.type === "city")).toBe(false)
+    expect(has(facts, "self", "name_prefix", "Dr.")).toBe(true)
+    expect(facts.some((f) => f.type === "occupation")).toBe(false)
+    expect(has(facts, "self", "unit", "Apt 3B")).toBe(true)
+    expect(facts.find((f) => f.value === "A123456789")).toMatchObject({ type: "national_id", scheme: "alien registration" })
+    expect(has(facts, "employer", "ein", "12-3456789")).toBe(true)
+    expect(has(facts, "dependent", "full_name", "Sofia Reyes", 1)).toBe(true)
+    // A child with no number cannot be told from the others: never the holder's name.
+    expect(facts.some((f) => f.value === "Mateo Reyes")).toBe(false)
+  })
+
+  it("reads a profile's numeric dates in the order its unambiguous dates show", () => {
+    const us = fromFacts(fromRecord({ dateOfBirth: "11/30/1976", spouse: { dateOfBirth: "05/09/1978" } }, "profile:p", 0.9))
+    expect(has(us, "spouse", "birth_date", "1978-05-09")).toBe(true)
+    const eu = fromFacts(fromRecord({ dateOfBirth: "30/11/1976", spouse: { dateOfBirth: "05/09/1978" } }, "profile:p", 0.9))
+    expect(has(eu, "spouse", "birth_date", "1978-09-05")).toBe(true)
+  })
+
   it("makes an organisation's own contact details the employer's", () => {
     const facts = fromFacts(fromRecord({ "Legal business name": "Acme Ltd", City: "Springfield", "Employer identification number": "12-3456789" }, "profile:o", 0.9))
     expect(pick(facts).filter(([, , type]) => type === "city")).toEqual([["employer", null, "city", "Springfield"]])

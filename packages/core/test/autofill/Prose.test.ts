@@ -51,6 +51,53 @@ describe("Prose.fromProse", () => {
     expect(named("I am Ana Ruiz. My husband is Head Nurse at Mercy General.", "spouse")).toEqual([])
   })
 
+  it("reads the place of birth before the date, a cell phone, the employer after the job, the sex", () => {
+    const facts = fromProse(
+      "My name is Maria Elena Gutierrez. I was born in El Paso, Texas on 2 April 1985. Cell 217-555-0199. " +
+        "I'm an electrician working for Lone Star Electric Co. I am single and female.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "self", "birth_date", "1985-04-02")).toBe(true)
+    expect(has(facts, "self", "birth_place", "El Paso, Texas")).toBe(true)
+    expect(has(facts, "self", "phone", "217-555-0199")).toBe(true)
+    expect(has(facts, "self", "occupation", "Electrician")).toBe(true)
+    expect(has(facts, "employer", "employer", "Lone Star Electric Co")).toBe(true)
+    expect(has(facts, "self", "sex", "Female")).toBe(true)
+    expect(has(facts, "self", "marital_status", "Single")).toBe(true)
+    const nurse = fromProse("I work as a nurse practitioner at Prairie Health Clinic. My wife was born in Lyon.", "text_info", 0.95)
+    expect(has(nurse, "employer", "employer", "Prairie Health Clinic")).toBe(true)
+    expect(has(nurse, "spouse", "birth_place", "Lyon")).toBe(true)
+    // A business owned by women says nothing of the writer's sex.
+    expect(fromProse("I am a woman-owned business.", "text_info", 0.95).some((f) => f.type === "sex")).toBe(false)
+  })
+
+  it("tells an alien registration number from a plain identity number", () => {
+    const facts = fromProse("My A-number is A123456789 and my national ID number is 12345678.", "text_info", 0.95)
+    expect(facts.find((f) => f.value === "A123456789")).toMatchObject({ type: "national_id", scheme: "alien registration" })
+    expect(facts.find((f) => f.value === "12345678")).toMatchObject({ type: "national_id" })
+    expect(facts.find((f) => f.value === "12345678")?.scheme).toBeUndefined()
+  })
+
+  it("reads Spanish prose: the name with its two family names, the DNI with its letter, the address", () => {
+    const facts = fromProse(
+      "Me llamo Lucía Fernández Ortega, nací en Sevilla el 14 de marzo de 1990 y mi DNI es 12345678Z. Vivo en Calle Feria 23, 41003 Sevilla. " +
+        "Soy arquitecta y estoy soltera.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "self", "given_name", "Lucía")).toBe(true)
+    expect(has(facts, "self", "family_name", "Fernández Ortega")).toBe(true)
+    expect(facts.some((f) => f.type === "middle_name")).toBe(false)
+    expect(has(facts, "self", "birth_date", "1990-03-14")).toBe(true)
+    expect(has(facts, "self", "birth_place", "Sevilla")).toBe(true)
+    expect(has(facts, "self", "national_id", "12345678Z")).toBe(true)
+    expect(has(facts, "self", "street_address", "Calle Feria 23")).toBe(true)
+    expect(has(facts, "self", "postal_code", "41003")).toBe(true)
+    expect(has(facts, "self", "occupation", "Arquitecta")).toBe(true)
+    expect(has(facts, "self", "marital_status", "Single")).toBe(true)
+  })
+
   it("reads French and German prose", () => {
     const fr = fromProse(
       "Je m'appelle Claire Anne Dubois, je suis née le 14 juillet 1985 à Lyon. J'habite au 8 rue Haute, 67000 Strasbourg. Je suis infirmière et je suis célibataire.",

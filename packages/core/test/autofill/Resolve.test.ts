@@ -79,6 +79,35 @@ describe("Resolve.resolve", () => {
     expect(uncertain(fields[1]!)).toBe(true)
   })
 
+  it("gives a national id only to a box of the same kind of id", () => {
+    const fields = [
+      field("1. Alien Registration Number (A-Number)", { type: "national_id", role: "self" }),
+      field("2. USCIS Online Account Number (if any)", { type: "national_id", role: "self" }),
+      field("ID number", { type: "national_id", role: "self" })
+    ]
+    const got = values(fields, [fact("national_id", "A123456789", { scheme: "alien registration" })])
+    expect(Object.values(got)).toEqual(["A123456789"])
+    expect(got[fields[0]!.id]).toBe("A123456789")
+    expect(values(fields, [fact("national_id", "12345678")])).toEqual({ [fields[2]!.id]: "12345678" })
+  })
+
+  it("writes the town alone in a box that asks for the town of birth", () => {
+    const town = field("City/Town/Village of Birth", { type: "birth_place", role: "self" })
+    const place = field("Place of birth (city and state)", { type: "birth_place", role: "self" })
+    const got = values([town, place], [fact("birth_place", "El Paso, Texas")])
+    expect(got).toEqual({ [town.id]: "El Paso", [place.id]: "El Paso, Texas" })
+  })
+
+  it("leaves an address asked outside the country to the person's other address", () => {
+    const home = field("Present home address (number, street, and apt. no.)", { type: "street_address", role: "self" })
+    const abroad = field("Give address outside the United States to which you want any refund mailed", { type: "street_address", role: "self" })
+    const city = field("City, town or post office", { type: "city", role: "self" })
+    expect(values([home, city, abroad], [fact("street_address", "908 Cedar Bend Drive"), fact("city", "Austin")])).toEqual({
+      [home.id]: "908 Cedar Bend Drive",
+      [city.id]: "Austin"
+    })
+  })
+
   it("fills another person's field only for the same kind of person", () => {
     const fields = [
       field("Emergency contact phone", { type: "phone", role: "other" }),

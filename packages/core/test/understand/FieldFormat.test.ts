@@ -13,6 +13,15 @@ describe("FieldFormat.datePattern", () => {
     expect(FieldFormat.datePattern("Address line")).toBeUndefined()
   })
 
+  it("reads a pattern spelled in words", () => {
+    expect(FieldFormat.datePattern("MONTH/DAY/YEAR")).toBe("MM/DD/YYYY")
+    expect(FieldFormat.datePattern("Tag.Monat.Jahr")).toBe("DD.MM.YYYY")
+    expect(FieldFormat.datePattern("jour / mois / année")).toBe("DD/MM/YYYY")
+    // Two parts, or one named twice, spell no whole date.
+    expect(FieldFormat.datePattern("month/year")).toBeUndefined()
+    expect(FieldFormat.datePattern("day/day/year")).toBeUndefined()
+  })
+
   it("gives the order of a pattern and of a language", () => {
     expect(FieldFormat.orderOf("DD.MM.YYYY")).toBe("DMY")
     expect(FieldFormat.orderOf("MMDDYYYY")).toBe("MDY")

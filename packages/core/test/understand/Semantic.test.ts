@@ -54,6 +54,13 @@ describe("Semantic.describe", () => {
     expect(describeLabel("Date", { section: ["For official use only"] })).toMatchObject({ role: "official" })
   })
 
+  it("takes which date a box holds from its heading or PDF name when its label is only the pattern", () => {
+    expect(describeLabel("MONTH/DAY/YEAR", { section: ["DATE OF BIRTH"] })).toMatchObject({ type: "birth_date", format: { date_pattern: "MM/DD/YYYY" } })
+    expect(describeLabel("mm/dd/yyyy", { partialName: "Birthdate" }).type).toBe("birth_date")
+    // A heading that names no date leaves it a bare date.
+    expect(describeLabel("MONTH/DAY/YEAR", { section: ["Applicant"] }).type).toBe("date")
+  })
+
   it("numbers a dependent from its label", () => {
     expect(describeLabel("Child 2: date of birth", { formDateOrder: "MDY" })).toMatchObject({
       type: "birth_date",
