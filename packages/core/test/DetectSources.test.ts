@@ -936,3 +936,126 @@ describe("Tables.analyse: rows of open-top cells", () => {
     expect(cells(margin).filter((c) => c[0] === 14)).toEqual([])
   })
 })
+
+describe("detector sources on generated pages: amount columns of a tax form", () => {
+  it.effect("a tall amount cell its row's item number leads to takes a one-line field on its bottom line, as do the row's other cells; a tall cell nothing leads to none", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // Columns: line numbers 420-441, dollars 441-506, cents 506-528, running from 100 to 686;
+        // rules across them at 638 and 686, so the cells between are 48 pt tall (the rows above
+        // the total are left blank in this column).
+        // A second amount column (528-580, cents 580-600) takes the row's line as well.
+        for (const x of [420, 441, 506, 528, 580, 600]) p.drawLine({ start: { x, y: 100 }, end: { x, y: 686 }, thickness: 0.5, color: black })
+        for (const y of [638, 686, 300, 348]) p.drawLine({ start: { x: 420, y }, end: { x: 600, y }, thickness: 0.5, color: black })
+        const item = "3  Add lines 1 and 2  . . . . . . . . . . . . ."
+        p.drawText(item, { x: 60, y: 640, size: 9, font })
+        p.drawText("3", { x: 428, y: 640, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      const dollars = fields.filter((f) => f.rect.x1 >= 440 && f.rect.x2 <= 507)
+      const cents = fields.filter((f) => f.rect.x1 >= 505 && f.rect.x2 <= 529)
+      expect(dollars).toHaveLength(1)
+      expect(near(dollars[0]!, 442, 639, 505, 651, 1.5), JSON.stringify(dollars[0]!.rect)).toBe(true)
+      expect(cents).toHaveLength(1)
+      expect(near(cents[0]!, 507, 639, 527, 651, 1.5), JSON.stringify(cents[0]!.rect)).toBe(true)
+      const second = fields.filter((f) => f.rect.x1 >= 527)
+      expect(second).toHaveLength(2)
+      expect(second.every((f) => f.rect.y1 >= 638.5 && f.rect.y2 <= 652)).toBe(true)
+      // The cells from 300 to 348 have nothing leading to them.
+      expect(fields.filter((f) => f.rect.y1 < 400)).toEqual([])
+    })
+  )
+
+  it.effect("dotted lines in a sentence that goes on after each ('2005 ....., 2006 ....., and 2007 .....') are blanks", () =>
+    Effect.gen(function* () {
+      const dots = { thickness: 0.5, color: black, dashArray: [1, 2] }
+      const bytes = yield* page((p, font) => {
+        const parts = ["2005", ", 2006", ", and 2007", "."]
+        let x = 40
+        for (const [k, text] of parts.entries()) {
+          p.drawText(text, { x, y: 500, size: 9, font })
+          x += font0.widthOfTextAtSize(text, 9) + 6
+          if (k === parts.length - 1) break
+          p.drawLine({ start: { x, y: 500 }, end: { x: x + 36, y: 500 }, ...dots })
+          x += 42
+        }
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.filter((f) => f.kind === "Text" && f.rect.y1 >= 499 && f.rect.y1 <= 502)).toHaveLength(3)
+    })
+  )
+
+  it.effect("a rule captioned flush with both its ends ('Address ...... Telephone no.') is one field per caption", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        p.drawText("Attorney for the respondent, if any:", { x: 40, y: 440, size: 10, font })
+        p.drawLine({ start: { x: 40, y: 400 }, end: { x: 300, y: 400 }, thickness: 0.5, color: black })
+        p.drawText("Address", { x: 40, y: 392, size: 7, font })
+        const phone = "Telephone no."
+        p.drawText(phone, { x: 300 - font0.widthOfTextAtSize(phone, 7), y: 392, size: 7, font })
+      })
+      const onRule = (yield* detect(bytes)).filter((f) => f.rect.y1 >= 399 && f.rect.y1 <= 402).sort((a, b) => a.rect.x1 - b.rect.x1)
+      expect(onRule).toHaveLength(2)
+      expect(onRule[0]!.rect.x1).toBeCloseTo(40, 0)
+      expect(onRule[1]!.rect.x1).toBeCloseTo(300 - font0.widthOfTextAtSize("Telephone no.", 7) - 3, 0)
+      expect(onRule[1]!.rect.x2).toBeCloseTo(300, 0)
+    })
+  )
+
+  it.effect("touching squares each captioned are options; a word over a few cells of a comb leaves it a comb", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // "M F X" over three touching squares: three options.
+        for (const [k, caption] of ["M", "F", "X"].entries()) {
+          p.drawRectangle({ x: 100 + 12 * k, y: 620, width: 12, height: 12, borderWidth: 0.75, borderColor: black })
+          p.drawText(caption, { x: 103 + 12 * k, y: 635, size: 8, font })
+        }
+        // An account number of 12 touching cells, the line above's "Checking" standing over two.
+        p.drawText("Account number", { x: 40, y: 403, size: 8, font })
+        for (let k = 0; k < 12; k++) p.drawRectangle({ x: 120 + 14.5 * k, y: 400, width: 14.5, height: 12, borderWidth: 0.75, borderColor: black })
+        p.drawText("Type:   Checking", { x: 120 + 14.5 * 6, y: 415, size: 8, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.filter((f) => f.kind === "CheckBox" && f.rect.y1 > 600)).toHaveLength(3)
+      expect(fields.filter((f) => f.kind === "CheckBox" && f.rect.y1 < 450)).toEqual([])
+      expect(fields.filter((f) => f.source === "comb" && f.maxLength === 12)).toHaveLength(1)
+    })
+  )
+
+  it.effect("a cell with a unit printed at its right end ('%') is a field before the unit", () =>
+    Effect.gen(function* () {
+      const bytes = yield* page((p, font) => {
+        // A header cell "Rate" over a cell 72 pt wide holding only "%" at its right end.
+        for (const y of [600, 612, 626]) p.drawLine({ start: { x: 200, y }, end: { x: 272, y }, thickness: 0.5, color: black })
+        for (const x of [200, 272]) p.drawLine({ start: { x, y: 600 }, end: { x, y: 626 }, thickness: 0.5, color: black })
+        p.drawText("Rate", { x: 204, y: 615, size: 8, font })
+        p.drawText("%", { x: 263, y: 602, size: 9, font })
+      })
+      const fields = (yield* detect(bytes)).filter((f) => f.rect.y1 < 611)
+      expect(fields).toHaveLength(1)
+      expect(near(fields[0]!, 201, 601, 261, 611, 1.5), JSON.stringify(fields[0]!.rect)).toBe(true)
+    })
+  )
+
+  it.effect("a dotted leader up to the cell numbering its row is no blank; a dotted line up to an empty cell is", () =>
+    Effect.gen(function* () {
+      const dots = { thickness: 1, color: black, dashArray: [1, 2] }
+      const bytes = yield* page((p, font) => {
+        // Line numbers 318-340, dollars 340-397, cents 397-419; rows 650-674 and 674-686.
+        for (const x of [318, 340, 397, 419]) p.drawLine({ start: { x, y: 600 }, end: { x, y: 686 }, thickness: 0.5, color: black })
+        for (const y of [600, 650, 674, 686]) p.drawLine({ start: { x: 318, y }, end: { x: 419, y }, thickness: 0.5, color: black })
+        p.drawText("1  State income taxes", { x: 60, y: 676, size: 9, font })
+        p.drawLine({ start: { x: 168, y: 675 }, end: { x: 301, y: 675 }, ...dots })
+        p.drawText("1", { x: 326, y: 676, size: 9, font })
+        // A line to list on, its number cell empty on its height (the item's number is at its foot).
+        p.drawText("List type and amount", { x: 60, y: 630, size: 9, font })
+        p.drawLine({ start: { x: 168, y: 630 }, end: { x: 301, y: 630 }, ...dots })
+        p.drawText("2", { x: 326, y: 602, size: 9, font })
+      })
+      const fields = yield* detect(bytes)
+      expect(fields.filter((f) => f.rect.x2 <= 310 && f.rect.y1 >= 670)).toEqual([])
+      expect(fields.filter((f) => f.rect.x1 >= 339 && f.rect.x2 <= 398 && f.rect.y1 >= 673)).toHaveLength(1)
+      expect(fields.filter((f) => f.rect.x2 <= 310 && f.rect.y1 >= 625 && f.rect.y1 <= 635)).toHaveLength(1)
+    })
+  )
+})

@@ -142,6 +142,28 @@ describe("lines, boxes and check boxes from pixels", () => {
   })
 })
 
+describe("the feet of a word's letters run together", () => {
+  // A serif word at a low resolution: a 2 px bar 60 px (30 pt) long along the letters' feet, stems
+  // 2 px wide rising 14 px from it every 5 px. Beside it a rule of the same length with the
+  // dividers of a comb rising from it every 28 px, and a short bar of 16 px (8 pt) with stems: the
+  // top of a round button or a bold digit, left to the rest of the detector.
+  const page = picture(400, 200, (ctx) => {
+    ctx.fillRect(40, 60, 60, 2)
+    for (let x = 40; x < 100; x += 5) ctx.fillRect(x, 46, 2, 14)
+    ctx.fillRect(200, 60, 140, 2)
+    for (let x = 200; x <= 338; x += 28) ctx.fillRect(x, 48, 2, 12)
+    ctx.fillRect(40, 140, 16, 2)
+    for (let x = 40; x < 56; x += 5) ctx.fillRect(x, 126, 2, 14)
+  })
+  const shapes = PixelShapes.find(page, scale)
+
+  it("reads no line along the letters, the comb's rule as one, and leaves a short bar as it was", () => {
+    expect(shapes.horizontals.filter((h) => h.x1 < 120 && Math.abs(h.y - 61) <= 2)).toEqual([])
+    expect(shapes.horizontals.filter((h) => h.x1 >= 199 && h.x2 >= 339 && Math.abs(h.y - 61) <= 2)).toHaveLength(1)
+    expect(shapes.horizontals.filter((h) => Math.abs(h.y - 141) <= 2)).toHaveLength(1)
+  })
+})
+
 describe("a table wall with black label boxes beside it", () => {
   // A table's wall 300 px (150 pt) long with, touching its right side, three filled label boxes
   // 16 px square (8 pt, a numbered row marker): each is ink beside the wall over 16 of its rows.

@@ -49,6 +49,32 @@ const MIN_BLOCK_INK = 0.5
 /** More check boxes than this on one page is no form's. */
 const MAX_CHECKS = 1000
 
+/**
+ * Share of a line's columns beyond which ink leaving it on either side (stems) makes it a row of
+ * letters: their feet or tops run together at a low resolution, stems rising or falling from
+ * nearly every few pixels ("understand" in a serif face). A rule has paper on both sides all
+ * along but where a wall or a divider crosses it (a few hundredths of its length, a comb's
+ * dividers a tenth); a row of letters has stems in half its columns or more.
+ */
+const MAX_STEM_SHARE = 0.3
+
+/**
+ * Runs shorter than this (points) are left as they are: a round button's flat top has its curved
+ * sides leaving it all along, and the strokes of a bold digit keep a number's cell from reading
+ * as empty where OCR missed the number.
+ */
+const MIN_LETTERS_PT = 10
+
+/** Whether ink touches the line from above or below in more than `MAX_STEM_SHARE` of its columns. */
+const alongLetters = (mask: Bitmap, line: PixelLine): boolean => {
+  const above = Math.round(line.y - line.thickness / 2) - 1
+  const below = Math.round(line.y + line.thickness / 2)
+  const inked = (row: number, x: number) => row >= 0 && row < mask.height && mask.data[row * mask.width + x] !== 0
+  let stems = 0
+  for (let x = line.x1; x < line.x2; x++) if (inked(above, x) || inked(below, x)) stems++
+  return stems > MAX_STEM_SHARE * (line.x2 - line.x1)
+}
+
 /** Finds lines and check shapes in the grey picture `grey` drawn at `scale` pixels per point. */
 export const find = (grey: Bitmap, scale: number): Shapes => {
   const threshold = otsuThreshold(grey)
@@ -75,7 +101,8 @@ export const find = (grey: Bitmap, scale: number): Shapes => {
         ? y >= c.x1 - 1 && y <= c.x2 + 1 && x1 >= c.y1 - 1 && x2 <= c.y2 + 1
         : y >= c.y1 - 1 && y <= c.y2 + 1 && x1 >= c.x1 - 1 && x2 <= c.x2 + 1
     )
-  const horizontals = RunLines.horizontal(mask, options).filter((l) => !inCheck(l.x1, l.x2, l.y, false))
+  const minLetters = MIN_LETTERS_PT * scale
+  const horizontals = RunLines.horizontal(mask, options).filter((l) => !inCheck(l.x1, l.x2, l.y, false) && !(l.x2 - l.x1 >= minLetters && alongLetters(mask, l)))
   const verticals = RunLines.vertical(mask, options).filter((l) => !inCheck(l.x1, l.x2, l.y, true))
   return { mask, horizontals, verticals, checks, dotted: DottedLines.find(components, scale), tintBoxes: TintBoxes.find(grey, threshold, scale) }
 }

@@ -7,7 +7,7 @@ import { height, inset, pieceBottom, pieceCentreInside, width } from "../Geometr
 import * as Labels from "../Labels.ts"
 import { MAX_CELL_HEIGHT } from "../Tables.ts"
 import type { TextPiece } from "../Underscores.ts"
-import type { Box, HorizontalSegment, VerticalSegment } from "../VectorLines.ts"
+import type { Box, HorizontalSegment, Rect, VerticalSegment } from "../VectorLines.ts"
 import { isCheckSquare } from "./CheckSquares.ts"
 
 /** Narrowest box worth a text field: about three digits at a form's usual 9-10 pt. */
@@ -96,6 +96,42 @@ const continuesEmptyCell = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyA
 const ledTo = (b: Box, pieces: ReadonlyArray<TextPiece>): boolean =>
   pieces.some((p) => p.x2 <= b.x1 + 1 && b.x1 - p.x2 <= 15 && p.y >= b.y1 - 2 && p.y <= b.y1 + 0.5 * height(b))
 
+/**
+ * The text that leads to a tall cell's bottom line from just left of it: the item number or the
+ * leader of the row whose value the cell takes, where an amount column runs on blank above it
+ * ("54 Add lines 47 through 53 .... 54 | |" under the rows the column leaves empty).
+ */
+const leadsToBottom = (b: Box, pieces: ReadonlyArray<TextPiece>): TextPiece | undefined =>
+  pieces.find((p) => p.x2 <= b.x1 + 1 && b.x1 - p.x2 <= 15 && p.y >= b.y1 - 2 && p.y <= b.y1 + 0.5 * p.size)
+
+/** Empty cells of one row, side by side, this many at most: the columns of a wide amounts table. */
+const MAX_ROW_CELLS = 12
+
+/**
+ * The lead of the empty cells before this one in its row, top and bottom alike, the nearest that
+ * has one: the dollars before the cents, the first amount column before the others.
+ */
+const ledCellBefore = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray<TextPiece>): TextPiece | undefined => {
+  let cell = b
+  for (let k = 0; k < MAX_ROW_CELLS; k++) {
+    const at = cell
+    const before = boxes.find((o) =>
+      o !== at && Math.abs(o.y1 - at.y1) <= 1 && Math.abs(o.y2 - at.y2) <= 1 && Math.abs(at.x1 - o.x2) <= 1 && holdsNoText(o, pieces)
+    )
+    if (!before) return undefined
+    const lead = leadsToBottom(before, pieces)
+    if (lead) return lead
+    cell = before
+  }
+  return undefined
+}
+
+/** One line on a tall cell's bottom, as high as the row's text leading to it. */
+const bottomLine = (b: Box, lead: TextPiece): Rect => {
+  const y1 = b.y1 + 1
+  return { x1: b.x1 + 1, y1, x2: b.x2 - 1, y2: Math.min(b.y2 - 1, y1 + Math.max(11, 1.35 * lead.size)) }
+}
+
 export const candidates = (context: PageContext): Array<Candidate> => {
   const { input, pieces, boxes, pageWidth } = context
   const out: Array<Candidate> = []
@@ -140,6 +176,16 @@ export const candidates = (context: PageContext): Array<Candidate> => {
       context.cells.has(b) && rowHasTallCell(b, boxes, pieces)
     const centsCell = !oneLineBox && !tallBox && !narrowTallCell && h <= 40 && inside.length === 0 && context.cells.has(b) &&
       continuesEmptyCell(b, boxes, pieces)
+    // An empty box or cell taller than a line, led to on its bottom line: the amount goes on that
+    // line, not over the blank rows above it; so do the cents in the cell right after it.
+    if (h > 40 && w >= MIN_BOX_WIDTH && w <= 0.9 * pageWidth && inside.length === 0 && !containsAnother(b, boxes) && !crossedByRule(b, input.graphics.horizontals)) {
+      const lead = leadsToBottom(b, pieces) ?? ledCellBefore(b, boxes, pieces)
+      if (lead) {
+        const rect = bottomLine(b, lead)
+        out.push({ kind: "Text", source: context.cells.has(b) ? "cell" : "box", rect, band: [rect.y1, rect.y2], sized: false, features: { shadedOnly } })
+        continue
+      }
+    }
     if (w < MIN_BOX_WIDTH || !(oneLineBox || tallBox || narrowTallCell || centsCell) || w > 0.9 * pageWidth) continue
     if (containsAnother(b, boxes) || crossedByRule(b, input.graphics.horizontals) || dividedByWall(b, input.graphics.verticals)) continue
     const base = {
@@ -159,6 +205,12 @@ export const candidates = (context: PageContext): Array<Candidate> => {
     const symbolsOnly = inside.some(symbol) && inside.every((p) => symbol(p) || ITEM_NUMBER.test(p.text))
     if (symbolsOnly && Math.max(...inside.map((p) => p.x2)) - b.x1 <= 0.3 * w) {
       const rest = { x1: Math.max(...inside.map((p) => p.x2)) + 2, y1: b.y1 + 1, x2: b.x2 - 1, y2: b.y2 - 1 }
+      if (width(rest) >= MIN_BOX_WIDTH) out.push({ ...base, rect: rest, features: { shadedOnly } })
+      continue
+    }
+    // A unit printed at the cell's right end alone ("[        %]"): the amount goes before it.
+    if (inside.every(symbol) && b.x2 - Math.min(...inside.map((p) => p.x1)) <= 0.3 * w) {
+      const rest = { x1: b.x1 + 1, y1: b.y1 + 1, x2: Math.min(...inside.map((p) => p.x1)) - 2, y2: b.y2 - 1 }
       if (width(rest) >= MIN_BOX_WIDTH) out.push({ ...base, rect: rest, features: { shadedOnly } })
       continue
     }

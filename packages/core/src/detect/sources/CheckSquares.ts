@@ -84,6 +84,33 @@ export const ownCaption = (b: Rect, pieces: ReadonlyArray<TextPiece>): boolean =
     return cx > b.x1 && cx < b.x2 && p.x2 - p.x1 <= 3 * width(b) && gap >= -1 && gap <= 1.2 * p.size && /[\p{L}\p{N}]/u.test(p.text)
   })
 
+/** Squares of about one size side by side, touching: the run a square belongs to. */
+const MAX_RUN = 60
+
+const sideBySide = (a: Box, b: Box): boolean =>
+  Math.abs(width(a) - width(b)) <= 0.25 * width(b) && Math.abs(height(a) - height(b)) <= 0.25 * height(b) &&
+  Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1) > 0.5 * height(b) && (Math.abs(a.x1 - b.x2) <= 2 || Math.abs(a.x2 - b.x1) <= 2)
+
+/**
+ * Touching squares are options when each of them has its own caption ("M  F  X" over three
+ * boxes); where only some have a word over them (a heading of the line above standing over a few
+ * cells of an account number's comb), the run is character cells.
+ */
+const captionedRow = (b: Box, boxes: ReadonlyArray<Box>, pieces: ReadonlyArray<TextPiece>): boolean => {
+  if (!ownCaption(b, pieces)) return false
+  const run = new Set<Box>([b])
+  const queue = [b]
+  while (queue.length > 0 && run.size <= MAX_RUN) {
+    const at = queue.pop()!
+    for (const o of boxes) {
+      if (run.has(o) || !sideBySide(o, at)) continue
+      run.add(o)
+      queue.push(o)
+    }
+  }
+  return [...run].every((o) => ownCaption(o, pieces))
+}
+
 export const candidates = (context: PageContext): Array<Candidate> => {
   if (!context.options.allowCheckboxes) return []
   const { boxes, pieces, input } = context
@@ -96,7 +123,7 @@ export const candidates = (context: PageContext): Array<Candidate> => {
       return cx > b.x1 && cx < b.x2 && cy > b.y1 && cy < b.y2 && width(m) < 0.5 * width(b)
     })
     if (inked) continue
-    if (isCheckSquare(b) ? touchesAnother(b, boxes, true) && !ownCaption(b, pieces) : touchesAnother(b, boxes) || digitBoxes(b, boxes, pieces)) continue
+    if (isCheckSquare(b) ? touchesAnother(b, boxes, true) && !captionedRow(b, boxes, pieces) : touchesAnother(b, boxes) || digitBoxes(b, boxes, pieces)) continue
     const rect = clickable(b)
     out.push({ kind: "CheckBox", source: "checkbox", rect, band: [rect.y1, rect.y2], sized: false, features: {} })
   }

@@ -3,9 +3,9 @@
  * pointing elsewhere and the parts of a rule that text already stands on are not blanks.
  */
 import type { Candidate, PageContext } from "../Candidate.ts"
-import { pieceBottom, pieceTop } from "../Geometry.ts"
+import { pieceBottom, pieceCentreInside, pieceTop } from "../Geometry.ts"
 import type { TextPiece } from "../Underscores.ts"
-import type { HorizontalSegment } from "../VectorLines.ts"
+import type { Box, HorizontalSegment } from "../VectorLines.ts"
 
 /** Shortest rule worth a text field, in points (about four characters). */
 export const MIN_RULE = 20
@@ -27,14 +27,29 @@ const freeIntervals = (x1: number, x2: number, covers: ReadonlyArray<readonly [n
 }
 
 /**
+ * Text going on with a comma, a full stop or a closing bracket continues a sentence the line is a
+ * blank of ("2005 ....... , 2006 ....... , and 2007 ....... ."): the line leads nowhere.
+ */
+const GOES_ON = /^[,.;:)\]]/u
+
+/**
+ * A table cell holding text on a line's own height: the number of the row the line leads to, in
+ * the line-number column of a tax form ("1 State income taxes . . . . . | 1 | amount |").
+ */
+const numbersLine = (cell: Box, h: HorizontalSegment, pieces: ReadonlyArray<TextPiece>): boolean =>
+  pieces.some((p) => pieceCentreInside(p, cell) && Math.abs(p.y - h.y) <= 0.5 * p.size)
+
+/**
  * A dotted line running up to text or a box on its right leads the eye there; it is no blank.
  * The box may be drawn as four lines (a check box "□ Yes" after "Were you ever a citizen? ....."):
  * its left side, a short upright of a line's height, stands within three ems; a table's wall is
- * no such box.
+ * no such box. A table cell is, when it holds the number of the row the line is on. Text the
+ * line's sentence goes on with is no target.
  */
 const isLeader = (h: HorizontalSegment, context: PageContext): boolean =>
-  context.pieces.some((p) => p.x1 >= h.x2 - 2 && p.x1 - h.x2 <= 20 && pieceBottom(p) < h.y + 12 && pieceTop(p) > h.y - 3) ||
+  context.pieces.some((p) => p.x1 >= h.x2 - 2 && p.x1 - h.x2 <= 20 && pieceBottom(p) < h.y + 12 && pieceTop(p) > h.y - 3 && !GOES_ON.test(p.text)) ||
   context.input.graphics.boxes.some((b) => b.x1 >= h.x2 - 2 && b.x1 - h.x2 <= 20 && b.y1 < h.y + 12 && b.y2 > h.y - 3) ||
+  context.boxes.some((b) => context.cells.has(b) && b.x1 >= h.x2 - 2 && b.x1 - h.x2 <= 20 && numbersLine(b, h, context.pieces)) ||
   context.input.graphics.verticals.some((v) =>
     v.x >= h.x2 - 2 && v.x - h.x2 <= 30 && v.y2 - v.y1 >= 4 && v.y2 - v.y1 <= 16 && v.y1 > h.y - 3 && v.y2 < h.y + 16
   )
@@ -98,9 +113,8 @@ const splitByCaptions = (h: HorizontalSegment, captions: ReadonlyArray<Caption>,
   // captions alone (a character sheet) sets all its text in. Text of body size under a rule is a
   // table's headings, a question with its options, or a footer.
   if (captions.some((c) => c.size >= 0.95 * bodySize && c.size > SMALL_PRINT)) return [[h.x1, h.x2]]
-  // Captions flush with both ends of the rule are a running header or footer: the last caption
-  // of a row of fields leaves its field room.
-  if (flushWithBothEnds(h, captions)) return [[h.x1, h.x2]]
+  // Captions flush with both ends ("Address ......... Telephone no.") are a row of fields all the
+  // same: a running footer's rule, its page number at its end, was left out before.
   const flush = captions[0]!.x1 - h.x1 <= FLUSH
   const cuts = captions.slice(1).map((c, i) => (flush ? c.x1 - 3 : (captions[i]!.x2 + c.x1) / 2))
   const bounds = [h.x1, ...cuts, h.x2]
