@@ -153,6 +153,8 @@ const dateKind = (before: string, after: string): SemanticType | undefined => {
     ["start_date", /(?:since|depuis\s+le|depuis|seit\s+dem|seit|desde\s+el|desde|started\s+on|hired\s+on|starting)\s*$/u]
   ]
   for (const [kind, re] of kinds) if (near(re)) return kind
+  // German sets the word after the date: "am 3. Mai 1984 (in Köln) geboren".
+  if (/^\s*(?:in\s+[^.;,\d]{1,40}?\s+)?geboren\b/u.test(after.slice(0, 60))) return "birth_date"
   const a = after.toLowerCase().slice(0, 25)
   if (/^\s*,?\s*(?:i|we|ich|wir|je|nous)\s+(?:got\s+)?(?:married|marry|heirateten|haben\s+geheiratet|me\s+suis\s+mari|nous\s+sommes\s+mari)/u.test(a)) return "marriage_date"
   return undefined

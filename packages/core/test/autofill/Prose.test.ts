@@ -98,6 +98,17 @@ describe("Prose.fromProse", () => {
     expect(has(facts, "self", "marital_status", "Single")).toBe(true)
   })
 
+  it("reads a German birth date set before the word \"geboren\"", () => {
+    const facts = fromProse(
+      "Ich heiße Jonas Becker und wurde am 3. Mai 1984 in Köln geboren. Meine Frau heißt Anna Becker und ist am 7. Juli 1986 geboren.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "self", "birth_date", "1984-05-03")).toBe(true)
+    expect(has(facts, "self", "birth_place", "Köln")).toBe(true)
+    expect(has(facts, "spouse", "birth_date", "1986-07-07")).toBe(true)
+  })
+
   it("reads French and German prose", () => {
     const fr = fromProse(
       "Je m'appelle Claire Anne Dubois, je suis née le 14 juillet 1985 à Lyon. J'habite au 8 rue Haute, 67000 Strasbourg. Je suis infirmière et je suis célibataire.",
