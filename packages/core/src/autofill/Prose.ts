@@ -1,9 +1,9 @@
 /**
- * Typed facts from prose (`text_info`) in English, German and French: who is talked about
+ * Typed facts from prose (`text_info`) in English, German, French and Spanish: who is talked about
  * (the writer, a spouse, children in the order they are named, another person such as an
  * emergency contact, an employer), and what is said of them: names, dates by what they are dates
- * of, identifiers by the words before them, phones, e-mails, addresses, occupation, employer,
- * marital and filing status. A value whose meaning or owner the text does not make clear is left
+ * of, places of birth, identifiers by the words before them, phones, e-mails, addresses,
+ * occupation, employer, sex, marital and filing status. A value whose meaning or owner the text does not make clear is left
  * out. `key: value` lines are read as profile keys.
  */
 import type { FieldRole, SemanticType } from "../FormField.ts"
