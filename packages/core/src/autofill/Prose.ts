@@ -153,6 +153,8 @@ const dateKind = (before: string, after: string): SemanticType | undefined => {
     ["start_date", /(?:since|depuis\s+le|depuis|seit\s+dem|seit|desde\s+el|desde|started\s+on|hired\s+on|starting)\s*$/u]
   ]
   for (const [kind, re] of kinds) if (near(re)) return kind
+  // "My birthday is", "date of birth in numbers:", "DOB".
+  if (/(?:birthday|birth\s*date|date\s+of\s+birth|\bdob)\b[^.;\d]{0,20}$/u.test(b)) return "birth_date"
   // German sets the word after the date: "am 3. Mai 1984 (in Köln) geboren".
   if (/^\s*(?:in\s+[^.;,\d]{1,40}?\s+)?geboren\b/u.test(after.slice(0, 60))) return "birth_date"
   const a = after.toLowerCase().slice(0, 25)
@@ -343,6 +345,7 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
   // Occupation: "I am a civil engineer", "a pharmacist" right after a name, "je suis comptable", "ich bin Lehrerin".
   const job = [
     ...clause.matchAll(/\b(?:I\s+am|I'm|I\s+work\s+as|works?\s+as|is)\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in|working|employed|based|living|from)\b|[,.;]|$)/gu),
+    ...clause.matchAll(/\bwork(?:s|ed|ing)?\s+(?:at|for)\s+[^,;.]{2,60}?\s+as\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|since|in)\b|[,.;]|$)/gu),
     ...clause.matchAll(/\p{Ll},\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in|working|employed|based|living|from)\b|[,.;]|$)/gu),
     ...clause.matchAll(/\b[Jj]e\s+suis\s+([a-zà-ÿ][a-zà-ÿ -]{2,40}?)(?=\s+(?:et|chez|à|depuis|dans)\b|[,.;]|$)/gu),
     ...clause.matchAll(/\b[Ii]ch\s+(?:bin|arbeite\s+als)\s+([\p{Lu}][\p{Ll}-]{2,40})(?=\s+(?:und|bei|seit|in)\b|[,.;]|$)/gu),

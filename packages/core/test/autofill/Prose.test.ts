@@ -68,6 +68,10 @@ describe("Prose.fromProse", () => {
     const nurse = fromProse("I work as a nurse practitioner at Prairie Health Clinic. My wife was born in Lyon.", "text_info", 0.95)
     expect(has(nurse, "employer", "employer", "Prairie Health Clinic")).toBe(true)
     expect(has(nurse, "spouse", "birth_place", "Lyon")).toBe(true)
+    const priya = fromProse("I'm Priya Nair. My birthday is April 2, 1985. I work at Boston Children's Hospital as a pediatric nurse.", "text_info", 0.95)
+    expect(has(priya, "self", "birth_date", "1985-04-02")).toBe(true)
+    expect(has(priya, "self", "occupation", "Pediatric nurse")).toBe(true)
+    expect(has(priya, "employer", "employer", "Boston Children's Hospital")).toBe(true)
     // A business owned by women says nothing of the writer's sex.
     expect(fromProse("I am a woman-owned business.", "text_info", 0.95).some((f) => f.type === "sex")).toBe(false)
   })
