@@ -410,6 +410,36 @@ const dateOrderOf = (facts: ReadonlyArray<Fact>): "MDY" | "DMY" | undefined => {
   return orderOfLanguage(facts.map((f) => f.key.split(/\s+›\s+/).map(keyWords).join(" ")).join(" . "))
 }
 
+const CONTACT_GROUP = /^ (?:primary |main |business )?(?:contact|point of contact|poc|kontakt|ansprechpartner\w*|interlocuteur|contacto) $/
+const nameTypes: ReadonlySet<SemanticType> = new Set(["full_name", "given_name", "family_name"])
+const pathOf = (fact: Fact) => fact.key.split(/\s+›\s+/)
+
+/**
+ * The key paths (source and path up to the group) of the "contact" groups that name someone
+ * (`contact: {firstName, lastName, email}`): a person other than the holder, the organisation's
+ * contact person. A "contact" group with only a phone and an e-mail is the holder's own.
+ */
+const contactPeople = (facts: ReadonlyArray<Fact>): ReadonlySet<string> => {
+  const groups = new Set<string>()
+  for (const fact of facts) {
+    const path = pathOf(fact)
+    for (let i = 0; i < path.length - 1; i++) {
+      if (!CONTACT_GROUP.test(Vocabulary.normalize(keyWords(path[i]!)))) continue
+      if (nameTypes.has(typeOfKey(path.slice(i + 1).map(keyWords)))) groups.add(`${fact.source}\u0000${path.slice(0, i + 1).join(" › ")}`)
+    }
+  }
+  return groups
+}
+
+/** A fact's key path, its contact group (if it names someone) said to be the contact person. */
+const contactPersonPath = (fact: Fact, people: ReadonlySet<string>): ReadonlyArray<string> => {
+  const path = pathOf(fact)
+  for (let i = 0; i < path.length - 1; i++) {
+    if (people.has(`${fact.source}\u0000${path.slice(0, i + 1).join(" › ")}`)) return [...path.slice(0, i), "contact person", ...path.slice(i + 1)]
+  }
+  return path
+}
+
 /** Typed facts from flat `key: value` facts (profiles, documents, `key: value` lines), in order. */
 export const fromFacts = (facts: ReadonlyArray<Fact>): ReadonlyArray<TypedFact> => {
   const orderBySource = new Map<string, "MDY" | "DMY" | undefined>()
@@ -419,8 +449,9 @@ export const fromFacts = (facts: ReadonlyArray<Fact>): ReadonlyArray<TypedFact> 
     if (!phoneCountryBySource.has(source)) phoneCountryBySource.set(source, phoneCountry(facts.filter((f) => f.source === source)))
     return phoneCountryBySource.get(source)
   }
+  const people = contactPeople(facts)
   const typed = facts.flatMap((fact) =>
-    fromKeyValue(fact.key.split(/\s+›\s+/), fact.value, orderBySource.get(fact.source), phoneCountryOf(fact.source)).map((d) => ({
+    fromKeyValue(contactPersonPath(fact, people), fact.value, orderBySource.get(fact.source), phoneCountryOf(fact.source)).map((d) => ({
       ...d,
       source: fact.source,
       confidence: fact.confidence

@@ -155,6 +155,20 @@ describe("Facts.fromFacts", () => {
     expect(facts.some((f) => f.value === "Mateo Reyes")).toBe(false)
   })
 
+  it("reads a contact group that names someone as the organisation's contact person, one with only a phone as the holder's", () => {
+    const company = fromFacts(fromRecord(
+      { companyName: "Harbor Light Logistics Inc", fein: "98-7654321", phone: "(207) 555-0177", contact: { firstName: "Dana", lastName: "Whitfield", email: "dana@example.com" } },
+      "profile:c",
+      0.9
+    ))
+    expect(has(company, "employer", "ein", "98-7654321")).toBe(true)
+    expect(has(company, "employer", "phone", "(207) 555-0177")).toBe(true)
+    expect(has(company, "other", "given_name", "Dana")).toBe(true)
+    expect(has(company, "other", "email", "dana@example.com")).toBe(true)
+    const person = fromFacts(fromRecord({ firstName: "Ann", lastName: "Lee", contact: { phone: "(207) 555-0111" } }, "profile:p", 0.9))
+    expect(has(person, "self", "phone", "(207) 555-0111")).toBe(true)
+  })
+
   it("reads a profile's numeric dates in the order its unambiguous dates show", () => {
     const us = fromFacts(fromRecord({ dateOfBirth: "11/30/1976", spouse: { dateOfBirth: "05/09/1978" } }, "profile:p", 0.9))
     expect(has(us, "spouse", "birth_date", "1978-05-09")).toBe(true)
