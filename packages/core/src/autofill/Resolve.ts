@@ -381,7 +381,6 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
   )
   const doubts = formDoubts(fields)
   const houseBoxes = new Set(fields.filter((f) => f.semantic?.type === "house_number").map((f) => f.semantic!.role))
-  const unitBoxes = new Set(fields.filter((f) => f.semantic?.type === "unit").map((f) => f.semantic!.role))
   // Owners whose city or postal code has a box of its own: their street boxes take the street only.
   const placeBoxes = new Set(
     fields.filter((f) => f.semantic && ["city", "postal_code", "city_state_postal"].includes(f.semantic.type)).map((f) => f.semantic!.role)
@@ -412,14 +411,16 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
   }
   // An owner with two address blocks, one of them the permanent, previous or foreign one
   // ("Mailing address" and "Permanent address (if different)"): the holder's one address goes to
-  // the other block only.
-  const addressBlocks = new Map<string, Array<boolean>>()
-  for (const f of fields) {
-    if (!f.semantic || !addressPartTypes.has(f.semantic.type)) continue
-    const key = contactKey(f)
-    addressBlocks.set(key, [...(addressBlocks.get(key) ?? []), isSecondaryAddress(f)])
-  }
-  const secondaryBlock = (f: FormField) => isSecondaryAddress(f) && (addressBlocks.get(contactKey(f)) ?? []).includes(false)
+  // the other block only, whichever parts each block has a box for (a unit box in the permanent
+  // block alone stays empty).
+  const addressOwner = (f: FormField) => contactKey(f).replace(/^[^|]*\|/, "")
+  const ownAddressBlock = new Set(
+    fields.filter((f) => f.semantic && addressPartTypes.has(f.semantic.type) && !isSecondaryAddress(f)).map(addressOwner)
+  )
+  const secondaryBlock = (f: FormField) =>
+    f.semantic !== undefined && addressPartTypes.has(f.semantic.type) && isSecondaryAddress(f) && ownAddressBlock.has(addressOwner(f))
+  // Owners with a unit box of their own block: their street boxes leave the unit to it.
+  const unitBoxes = new Set(fields.filter((f) => f.semantic?.type === "unit" && !secondaryBlock(f)).map((f) => f.semantic!.role))
   // A field of another person that names no kind of person ("Relationship to applicant", "Title")
   // is the same person's as the field of another person just left of it on its line, or right
   // above it ("Emergency contact phone", "Completed by").

@@ -108,6 +108,14 @@ describe("Resolve.resolve", () => {
     })
   })
 
+  it("leaves a unit box of the permanent address block empty when the mailing block has none, and puts the unit with the street", () => {
+    const street = field("Mailing Address Line 1: Street", { type: "street_address", role: "self" })
+    const city = field("City", { type: "city", role: "self" })
+    const permanentUnit = field("Permanent address Apartment/Unit", { type: "unit", role: "self" })
+    const got = values([street, city, permanentUnit], [fact("street_address", "41 Birch Hollow Lane"), fact("unit", "Apt 3B"), fact("city", "Springfield")])
+    expect(got).toEqual({ [street.id]: "41 Birch Hollow Lane, Apt 3B", [city.id]: "Springfield" })
+  })
+
   it("fills another person's field only for the same kind of person", () => {
     const fields = [
       field("Emergency contact phone", { type: "phone", role: "other" }),
