@@ -293,6 +293,7 @@ const isUsAddress = (fact: TypedFact, facts: ReadonlyArray<TypedFact>): boolean 
 }
 
 const secondLineDoubt = "a second address line"
+const LINE_TWO = / (?:(?:street |mailing |home )?address|addr|adresse|anschrift|direccion)(?: line| ligne| zeile| linea)? 2 /
 
 const addressPartTypes: ReadonlySet<SemanticType> = new Set(["address", "street_address", "house_number", "unit", "city", "county", "state", "postal_code", "city_state_postal", "country"])
 // Address blocks that are not where the holder lives and gets mail now.
@@ -419,8 +420,16 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
   )
   const secondaryBlock = (f: FormField) =>
     f.semantic !== undefined && addressPartTypes.has(f.semantic.type) && isSecondaryAddress(f) && ownAddressBlock.has(addressOwner(f))
-  // Owners with a unit box of their own block: their street boxes leave the unit to it.
-  const unitBoxes = new Set(fields.filter((f) => f.semantic?.type === "unit" && !secondaryBlock(f)).map((f) => f.semantic!.role))
+  // A second address line ("Address line 2") of an owner whose city or postal code has a box of
+  // its own holds the flat or suite, as people write it, and the street box the street alone.
+  const unitLines = new Set(fields.filter((f) =>
+    f.form_type === "Text" && f.semantic !== undefined && (f.semantic.type === "unknown" || f.semantic.type === "street_address") &&
+    placeBoxes.has(f.semantic.role) && !isSecondaryAddress(f) && LINE_TWO.test(Vocabulary.normalize(ownLabel(f.name)))
+  ))
+  // Owners with a unit box of their own block, or such a line: their street boxes leave the unit to it.
+  const unitBoxes = new Set(
+    [...fields.filter((f) => f.semantic?.type === "unit" && !secondaryBlock(f)), ...unitLines].map((f) => f.semantic!.role)
+  )
   // A field of another person that names no kind of person ("Relationship to applicant", "Title")
   // is the same person's as the field of another person just left of it on its line, or right
   // above it ("Emergency contact phone", "Completed by").
@@ -463,6 +472,12 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
     const answer = Questions.answerYesNo(field, facts, answerable) ?? Questions.answerLanguage(field, facts)
     if (answer) {
       out.push({ field, ...answer })
+      continue
+    }
+    if (unitLines.has(field)) {
+      const unit = facts.find((f) => f.type === "unit" && owns(field, f))
+      const written = unit && formatText(field, unit)
+      if (unit && written) out.push({ field, value: written.value, fact: unit, transform: `the unit on the second address line (${written.transform})` })
       continue
     }
     if (semantic.type === "unknown" && !continuations.has(field)) continue

@@ -116,6 +116,16 @@ describe("Resolve.resolve", () => {
     expect(got).toEqual({ [street.id]: "41 Birch Hollow Lane, Apt 3B", [city.id]: "Springfield" })
   })
 
+  it("puts the unit on an address's second line when the city has a box of its own", () => {
+    const street = field("Mailing Address Line 1: Street", { type: "street_address", role: "self" })
+    const line2 = field("Address line 2", { type: "unknown", role: "self" })
+    const city = field("City", { type: "city", role: "self" })
+    const facts = [fact("street_address", "41 Birch Hollow Lane"), fact("unit", "Apt 3B"), fact("city", "Springfield")]
+    expect(values([street, line2, city], facts)).toEqual({ [street.id]: "41 Birch Hollow Lane", [line2.id]: "Apt 3B", [city.id]: "Springfield" })
+    // No unit: the line stays empty.
+    expect(values([street, line2, city], facts.filter((f) => f.type !== "unit"))).toEqual({ [street.id]: "41 Birch Hollow Lane", [city.id]: "Springfield" })
+  })
+
   it("fills another person's field only for the same kind of person", () => {
     const fields = [
       field("Emergency contact phone", { type: "phone", role: "other" }),
