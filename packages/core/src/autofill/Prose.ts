@@ -69,7 +69,8 @@ const REPRESENTATIVE_RE = new RegExp(
   `(?:\\b(?:[Ii]ts|[Oo]ur|[Tt]heir|[Tt]he\\s+company's|[Tt]he\\s+firm's)\\s+([a-z][a-z -]{2,40}?),\\s+)?(${NAME}),?\\s+(?:is|serves\\s+as|acts\\s+as)\\s+(?:the\\s+|its\\s+|our\\s+)?(?:company's\\s+|firm's\\s+)?(${representativeWords})`,
   "u"
 )
-const selfWords = "\\bI\\b|\\bI'm\\b|\\bmy\\b|\\bme\\b|\\bje\\b|\\bj'|\\bm'|\\bmon\\b|\\bma\\b|\\bmes\\b|\\bich\\b|\\bmein\\w*\\b|\\bmir\\b|\\bmich\\b|\\byo\\b|\\bmi\\b|\\bmis\\b"
+// Matched with case: a word in capitals is not one of these ("ME", "MA" and "MI" are US states).
+const selfWords = "\\bI\\b|\\bI'm\\b|\\b[Mm]y\\b|\\b[Mm]e\\b|\\b[Jj]e\\b|\\b[Jj]'|\\b[Mm]'|\\b[Mm]on\\b|\\b[Mm]a\\b|\\b[Mm]es\\b|\\b[Ii]ch\\b|\\b[Mm]ein\\w*\\b|\\b[Mm]ir\\b|\\b[Mm]ich\\b|\\b[Yy]o\\b|\\b[Mm]i\\b|\\b[Mm]is\\b"
 
 /** Sentences and clauses: a new subject starts after `.`, `;` or `!` (not inside "U.S." or "S.à r.l."). */
 const clauses = (text: string): ReadonlyArray<{ text: string; at: number }> => {
@@ -110,7 +111,7 @@ const markersOf = (clause: string, state: { children: Array<string> }): Readonly
   add(new RegExp(representativeWords, "giu"), (m) => ({ role: "other", relation: m[0].toLowerCase() }))
   add(new RegExp(otherWords, "giu"), (m) => ({ role: "other", relation: m[0].toLowerCase() }))
   add(new RegExp(spouseWords, "giu"), () => ({ role: "spouse" }))
-  add(new RegExp(selfWords, "giu"), () => SELF)
+  add(new RegExp(selfWords, "gu"), () => SELF)
   add(/\b(?:we|our|wir|unser\w*|nous|notre|nos)\b/giu, () => ({ role: "self" }))
   return found.sort((a, b) => a.at - b.at)
 }
@@ -410,7 +411,7 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
     const start = Math.max(0, prose.lastIndexOf("\n\n", at))
     const end = prose.indexOf("\n\n", at)
     const paragraph = prose.slice(start, end < 0 ? prose.length : end)
-    if (new RegExp(selfWords, "iu").test(paragraph)) return SELF
+    if (new RegExp(selfWords, "u").test(paragraph)) return SELF
     return /\b(?:LLC|Inc|Ltd|GmbH|AG|SA|SARL|S\.?à\s?r\.?l|Corp(?:oration)?|company|firm|Firma|soci[ée]t[ée]|entreprise)\b/u.test(paragraph) ? { role: "employer" } : { role: "official" }
   }
   let owner: Person = paragraphOwner(0)
@@ -428,7 +429,7 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
     const markers = markersOf(clause.text, state)
     const relation = [...clause.text.matchAll(new RegExp(otherWords, "giu"))].map((m) => m[0]).join(" ")
     // A clause about "it" or "its" (no first person) with an employer number speaks of an organisation.
-    const firstPerson = new RegExp(selfWords, "iu").test(clause.text)
+    const firstPerson = new RegExp(selfWords, "u").test(clause.text)
     for (const f of findIn(clause.text, phoneCountries)) {
       const found = f.person ?? ownerAt(markers, f.at, owner)
       const person: Person = f.type === "ein" && (found.role === "self" || found.role === "other") && !firstPerson ? { role: "employer" } : found

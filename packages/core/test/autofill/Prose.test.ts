@@ -76,6 +76,13 @@ describe("Prose.fromProse", () => {
     expect(fromProse("I am a woman-owned business.", "text_info", 0.95).some((f) => f.type === "sex")).toBe(false)
   })
 
+  it("does not take a state code in capitals (ME, MA, MI) for the writer", () => {
+    const facts = fromProse("Harbor Light Logistics Inc is a Maine corporation located at 400 Dock Road, Portland, ME 04101. Phone (207) 555-0177.", "text_info", 0.95)
+    expect(has(facts, "employer", "organization", "Harbor Light Logistics Inc")).toBe(true)
+    expect(has(facts, "employer", "city", "Portland")).toBe(true)
+    expect(facts.some((f) => f.role === "self")).toBe(false)
+  })
+
   it("tells an alien registration number from a plain identity number", () => {
     const facts = fromProse("My A-number is A123456789 and my national ID number is 12345678.", "text_info", 0.95)
     expect(facts.find((f) => f.value === "A123456789")).toMatchObject({ type: "national_id", scheme: "alien registration" })
