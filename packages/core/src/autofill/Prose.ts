@@ -56,7 +56,7 @@ const NAME_WORD = "[\\p{Lu}][\\p{Ll}'’-]+"
 const NAME = `${NAME_WORD}(?:\\s+(?:[\\p{Lu}]\\.|${NAME_WORD})){1,3}`
 
 const spouseWords = "(?:my|our)\\s+(?:wife|husband|spouse|partner)|(?:married|marry)(?:\\s+to)?|ma\\s+femme|mon\\s+(?:mari|[ée]poux)|mon\\s+[ée]pouse|mari[ée]e?\\s+(?:avec|à)|meine\\s+(?:frau|ehefrau|partnerin)|mein(?:em)?\\s+(?:mann|ehemann|partner)|verheiratet\\s+mit|mi\\s+(?:esposa|esposo|marido|mujer|pareja)|casad[oa]\\s+con|spouse|wife|husband"
-const childWords = "(?:my|our)\\s+(?:son|daughter|child)|\\bson\\b|\\bdaughter\\b|notre\\s+(?:fils|fille|enfant)|mon\\s+(?:fils|enfant)|ma\\s+fille|unser(?:e|en)?\\s+(?:sohn|tochter|kind)|mein(?:e|en)?\\s+(?:sohn|tochter|kind)|(?:mi|nuestr[oa])\\s+(?:hij[oa])"
+const childWords = "(?:my|our)\\s+(?:son|daughter|child)|\\bson\\b|\\bdaughter\\b|\\bfils\\b|(?<!jeune\\s)\\bfille\\b|\\bTochter\\b|\\bSohn\\b|\\bhij[oa]\\b|notre\\s+(?:fils|fille|enfant)|mon\\s+(?:fils|enfant)|ma\\s+fille|unser(?:e|en)?\\s+(?:sohn|tochter|kind)|mein(?:e|en)?\\s+(?:sohn|tochter|kind)|(?:mi|nuestr[oa])\\s+(?:hij[oa])"
 const otherWords = "emergency|(?:my|our)\\s+(?:sister|brother|mother|father|parent|friend|neighbou?r|aunt|uncle|cousin|guardian)|\\bsister\\b|\\bbrother\\b|notfall|meine?\\s+(?:schwester|bruder|mutter|vater)|urgence|ma\\s+(?:s[œo]eur|m[èe]re)|mon\\s+(?:fr[èe]re|p[èe]re)|mi\\s+(?:herman[oa]|madre|padre)|emergencia"
 // The person who acts for an organisation: its contact person, its authorised signatory.
 const representativeWords = "contact\\s+person|authori[sz]ed\\s+(?:signatory|representative|to\\s+sign)|signatory|legal\\s+representative|ansprechpartner(?:in)?|personne\\s+de\\s+contact|interlocut(?:eur|rice)|persona\\s+de\\s+contacto"
@@ -348,7 +348,7 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     ...clause.matchAll(/\b(?:I\s+am|I'm|I\s+work\s+as|works?\s+as|is)\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in|working|employed|based|living|from)\b|[,.;]|$)/gu),
     ...clause.matchAll(/\bwork(?:s|ed|ing)?\s+(?:at|for)\s+[^,;.]{2,60}?\s+as\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|since|in)\b|[,.;]|$)/gu),
     ...clause.matchAll(/\p{Ll},\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in|working|employed|based|living|from)\b|[,.;]|$)/gu),
-    ...clause.matchAll(/\b[Jj]e\s+suis\s+([a-zà-ÿ][a-zà-ÿ -]{2,40}?)(?=\s+(?:et|chez|à|depuis|dans)\b|[,.;]|$)/gu),
+    ...clause.matchAll(/\b[Jj]e\s+suis\s+([a-zà-ÿ][a-zà-ÿ -]{2,40}?)(?=\s+(?:et|chez|à|au|depuis|dans)(?=\s|$)|[,.;]|$)/gu),
     ...clause.matchAll(/\b[Ii]ch\s+(?:bin|arbeite\s+als)\s+([\p{Lu}][\p{Ll}-]{2,40})(?=\s+(?:und|bei|seit|in)\b|[,.;]|$)/gu),
     ...clause.matchAll(/\b(?:[Ss]oy|[Tt]rabajo\s+como)\s+(?:una?\s+)?([a-záéíóúñ][a-záéíóúñ -]{2,40}?)(?=\s+(?:y|en|de|desde|para)\b|[,.;]|$)/gu)
   ]

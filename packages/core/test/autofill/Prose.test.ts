@@ -120,6 +120,18 @@ describe("Prose.fromProse", () => {
     expect(has(facts, "spouse", "birth_date", "1986-07-07")).toBe(true)
   })
 
+  it("reads a French child named after \"une fille\" and a job before \"à\"", () => {
+    const facts = fromProse(
+      "Je m'appelle Claire Dubois, je suis née le 12 mai 1982 à Lyon. Je suis infirmière à l'Hôpital Édouard Herriot. Nous avons une fille, Léa Dubois, née le 9 juin 2012.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "self", "birth_date", "1982-05-12")).toBe(true)
+    expect(has(facts, "self", "occupation", "Infirmière")).toBe(true)
+    expect(has(facts, "dependent", "birth_date", "2012-06-09", 1)).toBe(true)
+    expect(has(facts, "dependent", "given_name", "Léa", 1)).toBe(true)
+  })
+
   it("reads French and German prose", () => {
     const fr = fromProse(
       "Je m'appelle Claire Anne Dubois, je suis née le 14 juillet 1985 à Lyon. J'habite au 8 rue Haute, 67000 Strasbourg. Je suis infirmière et je suis célibataire.",
