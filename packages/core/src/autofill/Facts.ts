@@ -407,12 +407,15 @@ const dateOrderOf = (facts: ReadonlyArray<Fact>): "MDY" | "DMY" | undefined => {
   const monthFirst = numeric.some(([a, b]) => a <= 12 && b > 12)
   const dayFirst = numeric.some(([a, b]) => a > 12 && b <= 12)
   if (monthFirst !== dayFirst) return monthFirst ? "MDY" : "DMY"
-  return orderOfLanguage(facts.map((f) => f.key.split(/\s+›\s+/).map(keyWords).join(" ")).join(" . "))
+  return orderOfLanguage(facts.map((f) => pathOf(f).join(" ")).join(" . "))
 }
 
 const CONTACT_GROUP = /^ (?:primary |main |business )?(?:contact|point of contact|poc|kontakt|ansprechpartner\w*|interlocuteur|contacto) $/
 const nameTypes: ReadonlySet<SemanticType> = new Set(["full_name", "given_name", "family_name"])
-const pathOf = (fact: Fact) => fact.key.split(/\s+›\s+/)
+/** A fact's key path, each key as words ("spouse › dateOfBirth" → "spouse", "date Of Birth"). */
+const pathOf = (fact: Fact): ReadonlyArray<string> => fact.key.split(/\s+›\s+/).map(keyWords)
+/** A group of a fact's keys: its source and its path up to key `i`. */
+const groupOf = (fact: Fact, path: ReadonlyArray<string>, i: number) => `${fact.source}\u0000${path.slice(0, i + 1).join(" › ")}`
 
 /**
  * The key paths (source and path up to the group) of the "contact" groups that name someone
@@ -424,8 +427,7 @@ const contactPeople = (facts: ReadonlyArray<Fact>): ReadonlySet<string> => {
   for (const fact of facts) {
     const path = pathOf(fact)
     for (let i = 0; i < path.length - 1; i++) {
-      if (!CONTACT_GROUP.test(Vocabulary.normalize(keyWords(path[i]!)))) continue
-      if (nameTypes.has(typeOfKey(path.slice(i + 1).map(keyWords)))) groups.add(`${fact.source}\u0000${path.slice(0, i + 1).join(" › ")}`)
+      if (CONTACT_GROUP.test(Vocabulary.normalize(path[i]!)) && nameTypes.has(typeOfKey(path.slice(i + 1)))) groups.add(groupOf(fact, path, i))
     }
   }
   return groups
@@ -435,7 +437,7 @@ const contactPeople = (facts: ReadonlyArray<Fact>): ReadonlySet<string> => {
 const contactPersonPath = (fact: Fact, people: ReadonlySet<string>): ReadonlyArray<string> => {
   const path = pathOf(fact)
   for (let i = 0; i < path.length - 1; i++) {
-    if (people.has(`${fact.source}\u0000${path.slice(0, i + 1).join(" › ")}`)) return [...path.slice(0, i), "contact person", ...path.slice(i + 1)]
+    if (people.has(groupOf(fact, path, i))) return [...path.slice(0, i), "contact person", ...path.slice(i + 1)]
   }
   return path
 }

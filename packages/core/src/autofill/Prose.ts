@@ -151,11 +151,11 @@ const dateKind = (before: string, after: string): SemanticType | undefined => {
   const kinds: Array<[SemanticType, RegExp]> = [
     ["birth_date", /(?:born|birth|n[ée]e?\s+le|geboren|geb\.|nac[íi](?:d[oa])?)\s*(?:on|am|le|el)?\s*[,:]?\s*$/u],
     ["marriage_date", /(?:married|wedding|mari[ée]e?s?|verheiratet|heirat\w*|casad[oa]s?|nos\s+casamos|boda)\s*(?:on|am|le|el|since|seit|depuis|desde(?:\s+el)?)?\s*$/u],
-    ["start_date", /(?:since|depuis\s+le|depuis|seit\s+dem|seit|desde\s+el|desde|started\s+on|hired\s+on|starting)\s*$/u]
+    ["start_date", /(?:since|depuis\s+le|depuis|seit\s+dem|seit|desde\s+el|desde|started\s+on|hired\s+on|starting)\s*$/u],
+    // "My birthday is", "date of birth in numbers:", "DOB".
+    ["birth_date", /(?:birthday|birth\s*date|date\s+of\s+birth|\bdob)\b[^.;\d]{0,20}$/u]
   ]
   for (const [kind, re] of kinds) if (near(re)) return kind
-  // "My birthday is", "date of birth in numbers:", "DOB".
-  if (/(?:birthday|birth\s*date|date\s+of\s+birth|\bdob)\b[^.;\d]{0,20}$/u.test(b)) return "birth_date"
   // German sets the word after the date: "am 3. Mai 1984 (in Köln) geboren".
   if (/^\s*(?:in\s+[^.;,\d]{1,40}?\s+)?geboren\b/u.test(after.slice(0, 60))) return "birth_date"
   const a = after.toLowerCase().slice(0, 25)
@@ -308,8 +308,9 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     if (!kind || kind === "phone" || kind === "fax") continue
     take(at, end)
     // The letters an identity or passport number is written with ("12345678Z", "X1234567L").
-    const prefix = letteredKinds.has(kind) ? before.match(/(?<!\p{L})[A-Z]{1,2}$/u)?.[0] ?? "" : ""
-    const suffix = letteredKinds.has(kind) ? clause.slice(end).match(/^[A-Z](?![\p{L}\d])/u)?.[0] ?? "" : ""
+    const lettered = letteredKinds.has(kind)
+    const prefix = lettered ? before.match(/(?<!\p{L})[A-Z]{1,2}$/u)?.[0] ?? "" : ""
+    const suffix = lettered ? clause.slice(end).match(/^[A-Z](?![\p{L}\d])/u)?.[0] ?? "" : ""
     const value = `${prefix}${raw}${suffix}`
     const said = before.slice(0, before.length - prefix.length)
     const scheme = kind === "national_id" ? Vocabulary.idSchemeOf(said.slice(-40)) : undefined

@@ -366,10 +366,13 @@ const labelsBy = (fields: ReadonlyArray<FormField>, keyOf: (field: FormField) =>
 }
 
 /** Whose contact box a field is: type, role, dependent number, and for other people their kind. */
-const contactKey = (f: FormField): string => {
+const contactKey = (f: FormField): string => `${f.semantic!.type}|${ownerKey(f)}`
+
+/** Whose a field is: role, dependent number, and for other people their kind. */
+const ownerKey = (f: FormField): string => {
   const sem = f.semantic!
   const kinds = sem.role === "other" ? [...kindsOf([f.name, partialName(f.form_name)].join(" "))].join(",") : ""
-  return `${sem.type}|${sem.role}|${sem.dependent_index ?? ""}|${kinds}`
+  return `${sem.role}|${sem.dependent_index ?? ""}|${kinds}`
 }
 
 /** Resolves facts (most trusted first) against the fields of a form. */
@@ -414,12 +417,11 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
   // ("Mailing address" and "Permanent address (if different)"): the holder's one address goes to
   // the other block only, whichever parts each block has a box for (a unit box in the permanent
   // block alone stays empty).
-  const addressOwner = (f: FormField) => contactKey(f).replace(/^[^|]*\|/, "")
   const ownAddressBlock = new Set(
-    fields.filter((f) => f.semantic && addressPartTypes.has(f.semantic.type) && !isSecondaryAddress(f)).map(addressOwner)
+    fields.filter((f) => f.semantic && addressPartTypes.has(f.semantic.type) && !isSecondaryAddress(f)).map(ownerKey)
   )
   const secondaryBlock = (f: FormField) =>
-    f.semantic !== undefined && addressPartTypes.has(f.semantic.type) && isSecondaryAddress(f) && ownAddressBlock.has(addressOwner(f))
+    f.semantic !== undefined && addressPartTypes.has(f.semantic.type) && isSecondaryAddress(f) && ownAddressBlock.has(ownerKey(f))
   // A second address line ("Address line 2") of an owner whose city or postal code has a box of
   // its own holds the flat or suite, as people write it, and the street box the street alone.
   const unitLines = new Set(fields.filter((f) =>
