@@ -37,6 +37,9 @@ describe("the converter as a service, with API servers handing conversions to it
   let converterPort: number
   let form: Flat.FlatFixture
   let long: Flat.FlatFixture
+  // Long enough to keep the one worker busy while two more requests pass through the API server,
+  // on a loaded machine too (30 pages were converted before they reached the converter).
+  let longest: Flat.FlatFixture
 
   const startConverter = async (env: Record<string, string> = {}) =>
     ServerProcess.start({
@@ -59,7 +62,7 @@ describe("the converter as a service, with API servers handing conversions to it
 
   beforeAll(async () => {
     converterPort = await Processes.freePort()
-    ;[converter, form, long] = await Promise.all([startConverter(), Flat.flatApplicationForm(), Flat.flatLongForm(30)])
+    ;[converter, form, long, longest] = await Promise.all([startConverter(), Flat.flatApplicationForm(), Flat.flatLongForm(30), Flat.flatLongForm(300)])
     api = await apiWith()
   }, 120_000)
   afterAll(async () => {
@@ -91,7 +94,7 @@ describe("the converter as a service, with API servers handing conversions to it
   it("a full converter (its queue is 0 and its one worker is busy) answers 503, and so does the start route, with the contract's body", async () => {
     // The long job taken first, the others sent as soon as it is: sent all at once, a loaded
     // machine may take the short ones first, each finishing before the next arrives.
-    const first = await startConversion(api, long.bytes)
+    const first = await startConversion(api, longest.bytes)
     const busy = { status: first.status, body: await first.json() }
     expect(busy.status).toBe(200)
     const answers = [busy, ...await Promise.all([form.bytes, form.bytes].map(async (bytes) => {
