@@ -1,22 +1,23 @@
 /**
  * Measures label inference on the corpus: for every field that has a /TU, the /TU is hidden, the
- * label is inferred from page text and geometry alone, and the two are compared by token F1
- * (lower-cased word tokens, punctuation stripped), micro-averaged per form and overall; also over
- * the /TU of at most 8 words, which are mostly the printed label itself rather than instructions.
+ * field's name (`FormField.name`: its accessible name, inferred from page text and geometry
+ * alone) is inferred, and the two are compared by token F1 (lower-cased word tokens,
+ * punctuation stripped), micro-averaged per form and overall; also over the /TU of at most 8
+ * words, which are mostly the printed label itself rather than instructions.
  *
- *   node scripts/eval-labels.ts [--form <substring>] [--worst N] [--worst-span N] [--all] [--description] [--semantic N] [--json out.json]
+ *   node scripts/eval-labels.ts [--form <substring>] [--worst N] [--worst-span N] [--all] [--printed] [--semantic N] [--json out.json]
  *
  * The corpus is ../shared/corpus beside the checkout (or FORMWRIGHT_CORPUS). Prints per form:
  * fields with a /TU, F1, F1 on short /TU; then the worst short-/TU cases and a sample of the
  * semantic types and roles assigned (with the /TU in use, as upload gives them).
  *
- * An added figure, "best-matching /TU span", compares each label with the contiguous run of the
- * /TU's sentences it matches best: accessible forms write /TU as a path ("Part 1. ... Mailing
+ * The name is the printed label, with (on a form set out in numbered parts) the part, heading
+ * and item number before it, and for a check box of a group its question: the /TU a careful
+ * author writes. Added figures measure the printed label alone (`semantic.label`, else the
+ * name), against the whole /TU and against the contiguous run of the /TU's sentences it matches
+ * best ("best-matching /TU span"): accessible forms write /TU as a path ("Part 1. ... Mailing
  * Address. 3. D. Enter City or Town.") with instructions printed nowhere, which no printed label
- * can match as a whole. The plain figures above are computed as before, for comparison.
- *
- * A last figure compares the field's accessible name (`Understood.description`: on a form set out
- * in numbered parts, the part, heading and item number before the label) with the whole /TU.
+ * can match as a whole.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -161,8 +162,8 @@ interface Case {
 }
 
 const filter = option("--form")
-// --description: the cases listed show (and are scored by) the accessible name instead of the name.
-const showDescriptions = flag("--description")
+// --printed: the cases listed show (and are scored by) the printed label instead of the name.
+const showPrinted = flag("--printed")
 const entries = manifest.files.filter((e) =>
   e.tu_count > 0 && (e.category === "form" || e.category === "tricky") && (filter === undefined || e.name.includes(filter))
 )
@@ -173,8 +174,8 @@ const overallMeaningful = zero()
 const overallMeaningfulShort = zero()
 const overallSpan = zero()
 const overallSpanMeaningful = zero()
-const overallDescription = zero()
-const overallDescriptionShort = zero()
+const overallPrinted = zero()
+const overallPrintedShort = zero()
 const cases: Array<Case> = []
 const semantics: Array<{ form: string; name: string; semantic: unknown }> = []
 const rows: Array<string> = []
@@ -199,28 +200,28 @@ for (const entry of entries) {
   const blind = Understanding.understand(inputs, text, { useTooltips: false })
   const counts = zero()
   const short = zero()
-  const described = zero()
+  const printedCounts = zero()
   inputs.forEach((input, i) => {
     if (input.tooltip === undefined || input.field.form_type === "PushButton") return
     const reference = tokens(input.tooltip)
     if (reference.length === 0) return
     const u = blind[i]!
-    const predicted = tokens(u.label)
+    const predicted = tokens(u.name)
     add(counts, predicted, reference)
     add(overall, predicted, reference)
-    const description = tokens(u.description)
-    add(described, description, reference)
-    add(overallDescription, description, reference)
+    const printed = tokens(u.label)
+    add(printedCounts, printed, reference)
+    add(overallPrinted, printed, reference)
     if (reference.length <= SHORT) {
       add(short, predicted, reference)
       add(overallShort, predicted, reference)
-      add(overallDescriptionShort, description, reference)
+      add(overallPrintedShort, printed, reference)
     }
-    const span = bestSpan(predicted, input.tooltip)
-    add(overallSpan, predicted, span)
+    const span = bestSpan(printed, input.tooltip)
+    add(overallSpan, printed, span)
     if (!machineTooltip(input.tooltip, input.field.form_name)) {
       add(overallMeaningful, predicted, reference)
-      add(overallSpanMeaningful, predicted, span)
+      add(overallSpanMeaningful, printed, span)
       if (reference.length <= SHORT) add(overallMeaningfulShort, predicted, reference)
     }
     cases.push({
@@ -229,18 +230,18 @@ for (const entry of entries) {
       type: input.field.form_type,
       page: input.field.page,
       tooltip: input.tooltip,
-      inferred: showDescriptions ? u.description : u.label,
+      inferred: showPrinted ? u.label : u.name,
       source: u.source,
       position: u.position,
-      f1: fieldF1(showDescriptions ? description : predicted, reference),
-      spanF1: fieldF1(predicted, span)
+      f1: fieldF1(showPrinted ? printed : predicted, reference),
+      spanF1: fieldF1(printed, span)
     })
   })
   if (counts.fields === 0) continue
   rows.push(
     `${entry.name.padEnd(58)} ${String(counts.fields).padStart(4)}  F1 ${f1(counts).toFixed(3)}   short ${String(short.fields).padStart(4)}  F1 ${
       short.fields > 0 ? f1(short).toFixed(3) : "  -  "
-    }   description F1 ${f1(described).toFixed(3)}`
+    }   printed label F1 ${f1(printedCounts).toFixed(3)}`
   )
 }
 
@@ -252,7 +253,7 @@ for (const entry of manifest.files.filter((e) => e.n_fields > 0 && (e.category =
     fieldsAndText(bytes).pipe(Effect.map(({ inputs, text }) => Understanding.understand(inputs, text)), Effect.result)
   )
   if (read._tag === "Failure") continue
-  for (const u of read.success) semantics.push({ form: entry.name, name: u.label, semantic: u.semantic })
+  for (const u of read.success) semantics.push({ form: entry.name, name: u.name, semantic: u.semantic })
 }
 
 console.log(`${"form".padEnd(58)} TU fields      F1   short-TU fields  F1`)
@@ -272,10 +273,10 @@ const line = (title: string, c: Counts) =>
   console.log(`${title}: ${c.fields} fields, token F1 ${f1(c).toFixed(3)} (P ${(c.tp / c.predicted).toFixed(3)}, R ${(c.tp / c.reference).toFixed(3)})`)
 line("meaningful /TU (not a machine name)", overallMeaningful)
 line(`meaningful short /TU (<= ${SHORT} words)`, overallMeaningfulShort)
-line("accessible description (path, item number, label) against /TU", overallDescription)
-line(`accessible description, short /TU (<= ${SHORT} words)`, overallDescriptionShort)
-line("all /TU, best-matching /TU span (sentences of the /TU)", overallSpan)
-line("meaningful /TU, best-matching /TU span", overallSpanMeaningful)
+line("printed label alone against /TU", overallPrinted)
+line(`printed label alone, short /TU (<= ${SHORT} words)`, overallPrintedShort)
+line("printed label, best-matching /TU span (sentences of the /TU)", overallSpan)
+line("printed label, meaningful /TU, best-matching /TU span", overallSpanMeaningful)
 
 const worstCount = Number(option("--worst") ?? 25)
 // --worst-span N: the worst cases of any length by their best-span F1 (long /TU included).

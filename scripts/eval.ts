@@ -19,9 +19,9 @@
  *
  * Options:
  *   --check      compare with eval/baseline.json and exit 1 naming the figure that regressed:
- *                autofill: the precision or recall of either mode more than 0.02 below it, or the
- *                invented values of either mode above it; detect: typed F1 at IoU 0.5 more than
- *                0.02 below it
+ *                autofill: the precision or recall of either mode more than 0.02 below it, the
+ *                invented values of either mode above it, or the label (name) token F1 more than
+ *                0.02 below it; detect: typed F1 at IoU 0.5 more than 0.02 below it
  *   --update     write the figures of this run to the part's section of eval/baseline.json (with
  *                the date and commit); the other sections are kept as they are
  *   --jobs N     forms the autofill evaluation runs at once (1)
@@ -116,10 +116,11 @@ interface LabelFigures {
 interface Figures {
   readonly autofill: Record<Mode, AutofillFigures>
   readonly labels: {
+    /** The field's name (its accessible name, inferred with the /TU hidden) against the /TU. */
     readonly all_tu: LabelFigures
     readonly short_tu: LabelFigures
-    /** The accessible name (`semantic.description`, else the name) against the /TU; absent from older baselines. */
-    readonly description?: LabelFigures | undefined
+    /** The printed label alone (`semantic.label`, else the name) against the /TU; absent from older baselines. */
+    readonly printed?: LabelFigures | undefined
   }
 }
 
@@ -168,7 +169,7 @@ const measureLabels = async (): Promise<Figures["labels"]> => {
   return {
     all_tu: figure(/^overall: (\d+) fields with a \/TU, token F1 ([\d.]+)/m, "overall"),
     short_tu: figure(/^short \/TU \(<= \d+ words\): (\d+) fields, token F1 ([\d.]+)/m, "short /TU"),
-    description: figure(/^accessible description \(path, item number, label\) against \/TU: (\d+) fields, token F1 ([\d.]+)/m, "accessible description")
+    printed: figure(/^printed label alone against \/TU: (\d+) fields, token F1 ([\d.]+)/m, "printed label")
   }
 }
 
@@ -260,6 +261,11 @@ const compare = (figures: Figures, baseline: Baseline): { readonly lines: Array<
     if (!ok) failed++
     lines.push(`${ok ? "ok  " : "FAIL"}  ${mode} invented ${now.invented} ${ok ? "<=" : ">"} ${then.invented} (baseline)`)
   }
+  const names = figures.labels.all_tu.f1
+  const floor = baseline.labels.all_tu.f1 - tolerance
+  const ok = names >= floor - epsilon
+  if (!ok) failed++
+  lines.push(`${ok ? "ok  " : "FAIL"}  label token F1 ${names.toFixed(3)} ${ok ? ">=" : "<"} ${floor.toFixed(3)} (baseline ${baseline.labels.all_tu.f1.toFixed(3)} - ${tolerance})`)
   return { lines, failed }
 }
 
@@ -277,12 +283,12 @@ const table = (figures: Figures, baseline: Baseline | undefined): string => {
     rows.push([`autofill ${mode}: invented values`, String(now.invented), then ? String(then.invented) : ""])
   }
   const { all_tu, short_tu } = figures.labels
-  rows.push([`label token F1: all /TU (${all_tu.fields} fields)`, fixed(all_tu.f1), baseline ? fixed(baseline.labels.all_tu.f1) : ""])
-  rows.push([`label token F1: /TU <= 8 words (${short_tu.fields})`, fixed(short_tu.f1), baseline ? fixed(baseline.labels.short_tu.f1) : ""])
-  const description = figures.labels.description
-  const descriptionThen = baseline?.labels.description
-  if (description) {
-    rows.push([`accessible name token F1: all /TU (${description.fields})`, fixed(description.f1), descriptionThen ? fixed(descriptionThen.f1) : ""])
+  rows.push([`label (name) token F1: all /TU (${all_tu.fields} fields)`, fixed(all_tu.f1), baseline ? fixed(baseline.labels.all_tu.f1) : ""])
+  rows.push([`label (name) token F1: /TU <= 8 words (${short_tu.fields})`, fixed(short_tu.f1), baseline ? fixed(baseline.labels.short_tu.f1) : ""])
+  const printed = figures.labels.printed
+  const printedThen = baseline?.labels.printed
+  if (printed) {
+    rows.push([`printed label alone token F1: all /TU (${printed.fields})`, fixed(printed.f1), printedThen ? fixed(printedThen.f1) : ""])
   }
   const width = Math.max(...rows.map((row) => row[0].length))
   const lines = rows.map(([name, value, then]) => `${name.padEnd(width)}  ${value.padStart(6)}  ${then.padStart(8)}`.trimEnd())

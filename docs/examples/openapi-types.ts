@@ -571,7 +571,7 @@ export interface operations {
                                     /** @enum {string} */
                                     name_order?: "family_first";
                                 };
-                                description?: string;
+                                label?: string;
                             };
                         }[];
                     }[];
@@ -737,7 +737,7 @@ export interface operations {
                                         /** @enum {string} */
                                         name_order?: "family_first";
                                     };
-                                    description?: string;
+                                    label?: string;
                                 };
                             }[];
                             group_instructions: {
@@ -878,7 +878,7 @@ export interface operations {
                                     /** @enum {string} */
                                     name_order?: "family_first";
                                 };
-                                description?: string;
+                                label?: string;
                             };
                         }[];
                         group_instructions: {
@@ -1056,7 +1056,7 @@ export interface operations {
                                         /** @enum {string} */
                                         name_order?: "family_first";
                                     };
-                                    description?: string;
+                                    label?: string;
                                 };
                             }[];
                             group_instructions: {

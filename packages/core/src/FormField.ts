@@ -68,18 +68,23 @@ export const FieldSemantic = Schema.Struct({
   section: Schema.optionalKey(Schema.Array(Schema.String)),
   format: Schema.optionalKey(FieldFormat),
   /**
-   * The field's accessible name, when it says more than `name`: on a form set out in numbered
-   * parts, the part, heading and item number before the label ("Part 1. Information About You.
-   * Mailing Address. 3.b. Street Number and Name"); for a check box of a group, its question.
+   * The label printed beside the field ("Street Number and Name"), when `name` says more: on a
+   * form set out in numbered parts the name also gives the part, heading and item number ("Part
+   * 1. Information About You. Mailing Address. 3.b. Street Number and Name"), and for a check
+   * box of a group its question.
    */
-  description: Schema.optionalKey(Schema.String)
+  label: Schema.optionalKey(Schema.String)
 })
 export type FieldSemantic = typeof FieldSemantic.Type
 
 export const FormField = Schema.Struct({
   /** Stable for the life of the form. */
   id: Schema.String,
-  /** Human-readable: `/TU`, else a label near the widget, else a cleaned partial name. */
+  /**
+   * Human-readable: `/TU`, else the field's accessible name read from the page (the label near
+   * the widget, with its part, heading and item number on a form set out in numbered parts, and
+   * its question for a check box of a group), else a cleaned partial name.
+   */
   name: Schema.String,
   /** Full hierarchical PDF name, e.g. `topmostSubform[0].Page1[0].f1_01[0]`. */
   form_name: Schema.String,

@@ -94,6 +94,17 @@ if (!existsSync(manifestPath)) {
     }
   })
 
+  describe("corpus: fields without a /TU are named by their accessible name", () => {
+    it.effect("a check box of a group says its question, and keeps its printed caption as semantic.label", () =>
+      Effect.gen(function*() {
+        const form = yield* FormReader.readForm(bytesOf({ name: "pdfjs__bug1883609.pdf" } as ManifestEntry))
+        const languages = form.fields.filter((f) => f.form_type === "CheckBox" && f.semantic?.label !== undefined)
+        expect(languages.map((f) => [f.name, f.semantic?.label])).toContainEqual(["I speak and understand: Deutsch", "Deutsch"])
+        // A field whose name is its printed label carries no second copy of it.
+        for (const f of form.fields) if (f.semantic?.label !== undefined) expect(f.semantic.label).not.toBe(f.name)
+      }))
+  })
+
   // Fonts that name one of the predefined CMaps (UniJIS-UCS2-H, ...) read as no text at all
   // unless pdf.js is given its CMaps.
   describe("corpus sweep: Chinese, Japanese and Korean page text", () => {

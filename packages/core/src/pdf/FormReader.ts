@@ -301,7 +301,8 @@ export const fieldsOf = (doc: PDFDocument): ReadonlyArray<FormField> => readFiel
 
 /**
  * The fields as understood from their /TU and the pages' text: fields without a /TU are named
- * by the label printed near them (else their cleaned partial name), radio options get the
+ * by their accessible name read from the page (see `Understanding.Understood.name`; else their
+ * cleaned partial name), radio options get the
  * captions printed beside them, and every field gets its `semantic`.
  */
 export const understandFields = (
@@ -317,7 +318,7 @@ export const understandFields = (
     const options = grouped && field.options && u.captions.size > 0
       ? field.options.map((o) => ({ ...o, label: u.captions.get(o.value) ?? o.label }))
       : field.options
-    return { ...field, name: u.label, ...(options ? { options } : {}), semantic: u.semantic }
+    return { ...field, name: u.name, ...(options ? { options } : {}), semantic: u.semantic }
   })
 }
 

@@ -69,7 +69,8 @@ const readDocument = (bytes: Uint8Array): Effect.Effect<DocumentContent, PdfUnus
     if (form._tag === "Failure" && form.failure._tag === "PdfRejected") return yield* form.failure
     const fields = form._tag === "Success"
       ? form.success.fields.flatMap((field) =>
-        typeof field.value === "string" && field.value.trim() !== "" ? [{ name: field.name, value: field.value.trim() }] : [])
+        // Keyed by the label printed beside the field, the words a person reads as its key.
+        typeof field.value === "string" && field.value.trim() !== "" ? [{ name: field.semantic?.label ?? field.name, value: field.value.trim() }] : [])
       : []
     const pages = yield* PageText.read(bytes).pipe(
       Effect.catchTag("PdfUnusable", (error) => (form._tag === "Success" ? Effect.succeed([]) : Effect.fail(error)))

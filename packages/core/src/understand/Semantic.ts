@@ -18,8 +18,8 @@ export interface FieldSemantic {
   /** The headings the field sits under, outermost first. */
   readonly section?: ReadonlyArray<string>
   readonly format?: FieldFormat.FieldFormat
-  /** The accessible name, when it says more than the field's name (see `Understood.description`). */
-  readonly description?: string
+  /** The label printed beside the field, when its name says more (see `Understood.name`). */
+  readonly label?: string
 }
 
 /** Everything `describe` looks at for one field. */

@@ -37,6 +37,14 @@ export type LabelSource = "tooltip" | "text" | "name"
 
 /** What was understood of one field. */
 export interface Understood {
+  /**
+   * The field's name (`FormField.name`): its accessible name, what a screen reader should say
+   * and the /TU a careful author writes. The /TU itself when there is one; otherwise, on a form
+   * set out in numbered parts, the path to the field (part, heading, item number) before its
+   * label, and for a check box of a group its question; else the label.
+   */
+  readonly name: string
+  /** The label printed for the field (told from its namesakes by a heading), else its /TU or partial name. */
   readonly label: string
   readonly source: LabelSource
   /** Where the printed label was found (for `source: "text"`). */
@@ -44,12 +52,6 @@ export interface Understood {
   /** Caption printed by each option of a radio group or check box, by export value. */
   readonly captions: ReadonlyMap<string, string>
   readonly semantic: Semantic.FieldSemantic
-  /**
-   * What a screen reader should say for the field (its accessible name, the /TU a careful
-   * author writes): the /TU itself when there is one; otherwise, on a form set out in numbered
-   * parts, the path to the field (part, heading, item number) before its label; else the label.
-   */
-  readonly description: string
 }
 
 export interface Options {
@@ -363,19 +365,20 @@ export const understand = (
   const inParts = parts.size >= MIN_PARTS
   return withRowIndexes(inputs, numbered).map((semantic, i) => {
     const label = qualifiedNames[i]!
-    const description = labels[i]!.source === "tooltip"
+    const name = labels[i]!.source === "tooltip"
       ? label
       : Vocabulary.spokenUnits(
         accessibleName(label, names[i]!.label, inParts ? paths[i]! : [], groupQuestions.get(i), numbers[i], notes[i]?.text),
         language
       )
     return {
+      name,
       label,
       source: labels[i]!.source,
       position: labels[i]!.position,
       captions: labels[i]!.captions,
-      semantic: description !== label ? { ...semantic, description } : semantic,
-      description
+      // The printed label alone, for a reader of the field list, where the name says more.
+      semantic: name !== label ? { ...semantic, label } : semantic
     }
   })
 }

@@ -619,6 +619,18 @@ const UNIT_SIGNS: ReadonlyArray<readonly [RegExp, Record<string, string>]> = [
   [/£/g, { en: "pounds" }]
 ]
 
-/** `text` with its unit abbreviations and currency signs in the words of `language` (en, de, fr, es); unchanged in another. */
-export const spokenUnits = (text: string, language: string | undefined): string =>
-  language === undefined ? text : UNIT_SIGNS.reduce((said, [sign, words]) => (words[language] ? said.replace(sign, words[language]) : said), text)
+/** A currency sign before its amount ("$3,650"), which is said after it ("3,650 dollars"). */
+const SIGN_BEFORE_AMOUNT = /([$€£])\s?(\d[\d,.]*\d|\d)/gu
+/** A currency sign set against the amount before it ("42€"), said as a word of its own. */
+const SIGN_AFTER_AMOUNT = /(\d)([$€£])/gu
+
+/**
+ * `text` with its unit abbreviations and currency signs in the words of `language` (en, de, fr,
+ * es); unchanged in another. A sign printed both before the amount and after it ("$2,000 $", the
+ * second one a cell's) is said once.
+ */
+export const spokenUnits = (text: string, language: string | undefined): string => {
+  if (language === undefined) return text
+  const signsAfter = text.replace(SIGN_BEFORE_AMOUNT, "$2 $1").replace(SIGN_AFTER_AMOUNT, "$1 $2").replace(/([$€£])(?:\s+\1)+/gu, "$1")
+  return UNIT_SIGNS.reduce((said, [sign, words]) => (words[language] ? said.replace(sign, words[language]) : said), signsAfter)
+}

@@ -86,8 +86,8 @@ describe("Understanding.understand", () => {
     // The grid's second line of options answers the question over the first.
     expect(understood.slice(4, 8).map((u) => u.semantic.section?.at(-1))).toEqual(["Eye Color", "Eye Color", "Eye Color", "Eye Color"])
     // Their accessible names carry the question and its item number.
-    expect(understood.slice(4, 6).map((u) => u.description)).toEqual(["10. Eye Color: Black", "10. Eye Color: Blue"])
-    expect(understood.slice(0, 3).map((u) => u.description)).toEqual([
+    expect(understood.slice(4, 6).map((u) => u.name)).toEqual(["10. Eye Color: Black", "10. Eye Color: Blue"])
+    expect(understood.slice(0, 3).map((u) => u.name)).toEqual([
       "6. Is this a permanent position?: Yes", "6. Is this a permanent position?: No", "7. Is this a new position?: Yes"
     ])
   })
@@ -105,20 +105,22 @@ describe("Understanding.understand", () => {
     const understood = Understanding.understand(inputs, pages)
     // The three names are alike (each under a heading of the same words); the accessible names say where each is.
     expect(understood.map((u) => u.label)).toEqual(["Given Name", "Given Name", "Given Name"])
-    expect(understood.map((u) => u.semantic.description)).toEqual([
+    expect(understood.map((u) => u.name)).toEqual([
       "Part 1. Information About You. MAILING ADDRESS. 1.a. Given Name",
       "Part 2. Information About Your Spouse. MAILING ADDRESS. 1.a. Given Name",
       "Part 3. Information About Your Employer. MAILING ADDRESS. 1.a. Given Name"
     ])
+    // The printed label stays on the semantic, for a reader of the field list.
+    expect(understood.map((u) => u.semantic.label)).toEqual(["Given Name", "Given Name", "Given Name"])
     // The spouse's part gives the role; the accessible name changes nothing of the meaning.
     expect(understood.map((u) => u.semantic.role)).toEqual(["self", "spouse", "employer"])
     // With two parts only, the accessible name is the name with its item number.
     const two = Understanding.understand(inputs.slice(0, 2), text(...pages[0]!.runs.slice(0, 8).map((r): Parameters<typeof run> => [r.text, r.x, r.y, r.height])))
-    expect(two.map((u) => u.semantic.description)).toEqual(["1.a. Given Name", "1.a. Given Name"])
+    expect(two.map((u) => u.name)).toEqual(["1.a. Given Name", "1.a. Given Name"])
     // A /TU is the accessible name as its author wrote it: nothing is added.
     const told = Understanding.understand([input("given0", box(150, 680, 350, 696), {}, "Your given name"), ...inputs.slice(1)], pages)
-    expect(told[0]!.description).toBe("Your given name")
-    expect(told[0]!.semantic.description).toBeUndefined()
+    expect(told[0]!.name).toBe("Your given name")
+    expect(told[0]!.semantic.label).toBeUndefined()
   })
 
   it("numbers check boxes and a box after them by the item number their line starts with, not another column's", () => {
@@ -139,7 +141,7 @@ describe("Understanding.understand", () => {
       ["2.d.", 36, 573],
       ["Yes", 341, 573]
     )
-    expect(Understanding.understand(inputs, pages).map((u) => u.description.replace(/^.*\. (?=\d|Yes)/, ""))).toEqual([
+    expect(Understanding.understand(inputs, pages).map((u) => u.name.replace(/^.*\. (?=\d|Yes)/, ""))).toEqual([
       "2.c. Apt",
       "2.c. Ste",
       "2.c. Apt. Ste",
@@ -171,7 +173,7 @@ describe("Understanding.understand", () => {
       ["Date of Last Arrival", 66, 500]
     )
     const note = "If you live abroad, give your foreign address in Item Numbers 3.a. - 3.b."
-    expect(Understanding.understand(inputs, pages).map((u) => u.description)).toEqual([
+    expect(Understanding.understand(inputs, pages).map((u) => u.name)).toEqual([
       "Part 1. Information About You. 1. Family Name",
       `Part 2. Your Address. ${note} 3.a. Street Number and Name`,
       `Part 2. Your Address. ${note} 3.b. City or Town`,
@@ -229,7 +231,7 @@ describe("Understanding.understand", () => {
       "Yearly, 70 EUR",
       "Member number"
     ])
-    for (const u of understood.slice(0, 3)) expect(u.semantic.description ?? "").not.toContain("Member number")
+    for (const u of understood.slice(0, 3)) expect(u.name).not.toContain("Member number")
   })
 
   it("numbers dependents by their table row and gives split boxes their place", () => {

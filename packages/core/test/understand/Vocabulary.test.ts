@@ -214,6 +214,11 @@ describe("Vocabulary.spokenUnits", () => {
     expect(Vocabulary.spokenUnits("Opening inventory: Kg (material)", "en")).toBe("Opening inventory: kilograms (material)")
     expect(Vocabulary.spokenUnits("Sales ($), weight in lbs", "en")).toBe("Sales (dollars), weight in pounds")
     expect(Vocabulary.spokenUnits("Gewicht (kg), Betrag in €", "de")).toBe("Gewicht (Kilogramm), Betrag in Euro")
+    // An amount keeps its digits, and its currency is said after it.
+    expect(Vocabulary.spokenUnits("Multiply $3,650 by the number on line 6d", "en")).toBe("Multiply 3,650 dollars by the number on line 6d")
+    expect(Vocabulary.spokenUnits("Frais de 25 € ou €30", "fr")).toBe("Frais de 25 euros ou 30 euros")
+    expect(Vocabulary.spokenUnits("Mitgliedschaft für 42€ pro Monat", "de")).toBe("Mitgliedschaft für 42 Euro pro Monat")
+    expect(Vocabulary.spokenUnits("children under age 17 by $2,000 $", "en")).toBe("children under age 17 by 2,000 dollars")
     // "mm/dd/yyyy", "Kgl." and words that hold the letters are not units; an unknown language keeps its signs.
     expect(Vocabulary.spokenUnits("Date (mm/dd/yyyy), Kgl. Amt, Background", "en")).toBe("Date (mm/dd/yyyy), Kgl. Amt, Background")
     expect(Vocabulary.spokenUnits("Вес (kg)", undefined)).toBe("Вес (kg)")
