@@ -302,8 +302,8 @@ export const fieldsOf = (doc: PDFDocument): ReadonlyArray<FormField> => readFiel
 /**
  * The fields as understood from their /TU and the pages' text: fields without a /TU are named
  * by their accessible name read from the page (see `Understanding.Understood.name`; else their
- * cleaned partial name), radio options get the
- * captions printed beside them, and every field gets its `semantic`.
+ * cleaned partial name), radio options get the captions printed beside them, and every field
+ * gets its `semantic`.
  */
 export const understandFields = (
   inputs: ReadonlyArray<Understanding.FieldInput>,
