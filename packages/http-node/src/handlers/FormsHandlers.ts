@@ -30,6 +30,9 @@ const definition = (form: Form.Form): typeof Wire.FormDefinition.Encoded => ({
   updated: form.updated
 })
 
+/** A form read's answer, encoded once per record the read cache hands out. */
+const definitionAnswer = Answer.perRecord(Wire.FormDefinition, definition)
+
 /**
  * The PDF of an upload-like request and the client's name for it: raw bytes with
  * `X-File-Name`, or the multipart field `file` with its own name. The ContentType middleware has
@@ -91,7 +94,7 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", (handlers) =>
       .handle("get", ({ params }) =>
         WireErrors.standard(Effect.gen(function*() {
           const user = yield* CurrentUser
-          return Answer.trusted(Wire.FormDefinition, definition(yield* forms.get(user.id, params.id)))
+          return definitionAnswer(yield* forms.get(user.id, params.id))
         })))
       // Streamed rather than encoded as a value: a form's PDF can run to the upload limit.
       .handle("pdf", ({ params }) =>
