@@ -174,18 +174,36 @@ const keyWords = (key: string): string =>
 /** A courtesy title ("Dr.", "Mrs", "Frau"): what a `title` key holds when it is not a job title. */
 const COURTESY_TITLE = /^(?:mr|mrs|ms|miss|mx|dr|prof|sir|dame|herr|frau|m|mme|mlle|sr|sra|srta|don|dona)\.?$/i
 
-/** The type a key path names: its last key first, else the whole path. */
+/**
+ * Types a parent key narrows when the last key is one bare word: `placeOfBirth › city` is where
+ * the person was born, not the city they live in; `birth › date` is the birth date; `employer ›
+ * name` is a company's name, not a person's. (`employer › contactName` stays a person's.)
+ */
+const narrowedBy: ReadonlyMap<SemanticType, ReadonlySet<SemanticType>> = new Map([
+  ["city", new Set<SemanticType>(["birth_place"])],
+  ["state", new Set<SemanticType>(["birth_place"])],
+  ["country", new Set<SemanticType>(["birth_country", "nationality"])],
+  ["date", dateTypes],
+  ["full_name", new Set<SemanticType>(["organization", "employer"])]
+])
+
+/** The type a key path names: its last key first, else the whole path; a parent key may narrow it. */
 const typeOfKey = (path: ReadonlyArray<string>): SemanticType => {
   const last = (path[path.length - 1] ?? "").replace(/_/g, " ")
   const whole = path.join(" ").replace(/_/g, " ")
   const byKey = keyRules.find(([re]) => re.test(Vocabulary.normalize(whole).trim()))
   if (byKey) return byKey[1]
-  for (const text of [last, whole]) {
+  const typeOf = (text: string) => {
     const words = text.replace(/[’]/g, "'").replace(ownerWords, " ").trim()
-    const type = Vocabulary.typeOf(words === "" ? text : words)
-    if (type !== "unknown") return type
+    return Vocabulary.typeOf(words === "" ? text : words)
   }
-  return "unknown"
+  const own = typeOf(last)
+  if (own === "unknown") return typeOf(whole)
+  if (path.length > 1 && /^ \p{L}+ $/u.test(Vocabulary.normalize(last))) {
+    const narrowed = typeOf(whole)
+    if (narrowedBy.get(own)?.has(narrowed)) return narrowed
+  }
+  return own
 }
 
 /** Types whose value holds digits; "none" or "never issued" is no value of theirs. */

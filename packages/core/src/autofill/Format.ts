@@ -149,8 +149,38 @@ const pickOption = (field: FormField, fact: TypedFact): string | undefined => {
   return loose.length === 1 ? loose[0]!.value : undefined
 }
 
+/**
+ * The words that say one sex, in the languages the vocabulary reads; a profile often holds a
+ * code ("M", "F") where a form offers boxes captioned in words ("Male", "Féminin"), or the reverse.
+ */
+const sexWords = {
+  male: ["M", "Male", "Man", "Masculine", "Masculin", "Masculino", "Männlich", "Mann", "Homme", "Hombre", "H"],
+  female: ["F", "Female", "Woman", "Feminine", "Féminin", "Femenino", "Weiblich", "Frau", "Femme", "Mujer", "W"]
+} as const
+
+/** Every spelling of the sex `value` says, itself first; just `value` when it says none. */
+const sexSpellings = (value: string): ReadonlyArray<string> => {
+  const v = norm(value)
+  for (const words of [sexWords.male, sexWords.female]) {
+    if (words.some((w) => norm(w) === v)) return [value, ...words.filter((w) => norm(w) !== v)]
+  }
+  return [value]
+}
+
 /** The value the fact gives the field, or undefined when it cannot say it faithfully. */
 export const valueFor = (field: FormField, fact: TypedFact): { value: FieldValue; transform: string } | undefined => {
+  if (fact.type === "sex" && field.form_type !== "Text") {
+    for (const spelling of sexSpellings(fact.value)) {
+      const chosen = valueAsSpelled(field, { ...fact, value: spelling })
+      if (chosen !== undefined) return spelling === fact.value ? chosen : { ...chosen, transform: `${chosen.transform} (${spelling})` }
+    }
+    return undefined
+  }
+  return valueAsSpelled(field, fact)
+}
+
+/** `valueFor` with the fact's value exactly as it is spelled. */
+const valueAsSpelled = (field: FormField, fact: TypedFact): { value: FieldValue; transform: string } | undefined => {
   switch (field.form_type) {
     case "Text": {
       return formatText(field, fact)

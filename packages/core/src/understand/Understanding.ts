@@ -358,7 +358,7 @@ export const understand = (
   const inRow = withRowRoles(inputs, semantics, explicit)
   const representatives = ownWords.map(Vocabulary.namesRepresentative)
   const inBlock = withSignerRoles(inputs, withSigningBlockRoles(inputs, inRow, explicit, representatives), explicit, layouts)
-  const numbered = withHouseNumbers(inputs, inBlock, ownWords)
+  const numbered = withWholeNames(withHouseNumbers(inputs, inBlock, ownWords), names.map((l) => l.label))
   // A form set out in three numbered parts or more ("Part 1" to "Part 8", "1." to "5."), as
   // long forms are, names its fields with their place in it (see `accessibleName`).
   const parts = new Set(paths.flatMap((path) => path.filter((h) => h.level === 1).map((h) => headingWords(h.text))))
@@ -797,6 +797,23 @@ const withHouseNumbers = (
     })
     return street ? { ...s, type: "house_number" } : s
   })
+
+/** Words for a name that mean the given name beside a surname box, and the whole name without one. */
+const BARE_NAME = /^ (?:nombre|nome) $/
+
+/**
+ * "Nombre", "Nome" alone: the given name on a form that asks for the surname too ("Nombre |
+ * Apellidos"), the whole name on one that does not ("D./Dña. ____ con DNI ____").
+ */
+const withWholeNames = (
+  semantics: ReadonlyArray<Semantic.FieldSemantic>,
+  labels: ReadonlyArray<string>
+): ReadonlyArray<Semantic.FieldSemantic> => {
+  const withSurname = new Set(semantics.filter((s) => s.type === "family_name").map((s) => s.role))
+  return semantics.map((s, i) =>
+    s.type === "given_name" && !withSurname.has(s.role) && BARE_NAME.test(Vocabulary.normalize(labels[i]!)) ? { ...s, type: "full_name" } : s
+  )
+}
 
 /**
  * Dependents listed in a table: the fields of one column (same type, same left edge) on a page

@@ -31,6 +31,9 @@ export const normalize = remembered((text: string): string =>
       .replace(/[\u0300-\u036f]/g, "")
       .replace(/ß/g, "ss")
       .toLowerCase()
+      // A plural or gender ending in brackets is the word itself: "Name(s)", "Vorname(n)",
+      // "Adresse(n)", "Mitarbeiter(in)"; its letters alone would read as another word ("n", "no").
+      .replace(/(?<=\p{L})\((?:s|n|e|en|es|in|innen)\)(?!\p{L})/gu, "")
       .replace(/[’`´]/g, "'")
       .replace(/'s\b/g, "s")
       .replace(/[^\p{L}\p{N}]+/gu, " ")
@@ -192,8 +195,9 @@ const rules: ReadonlyArray<Rule> = [
   { type: "county", pattern: stems("county", "landkreis", "kreis\\b", "departement", "comte\\b", "condado") },
   { type: "state", pattern: stems("state\\b", "province", "provincia", "region", "bundesland", "canton", "kanton", "estado\\b", "etat\\b") , unless: stems("statement", "estado civil", "state of birth", "united states", "state\\w* (?:\\w+ ){0,2}(?:assigned|issued)", "state (?:\\w+ ){0,2}(?:number|no\\b|license|licence|registration)", "state id\\b", "state identification", "in the interest of", `(?:state|commonwealth) of (?:${Object.keys(usStates).join("|")}) `) },
   { type: "city", pattern: stems("city", "town\\b", "ort\\b", "wohnort", "stadt", "gemeinde", "ville", "localite", "commune", "ciudad", "localidad", "municipio", "municipality", "citta", "comune", "plaats", "cidade", "lieu\\b") },
-  { type: "country", pattern: stems("country", "land\\b", "staat\\b", "pays", "pais", "paese", "nation\\b") },
+  // Before country: "Country of citizenship" asks for a nationality, not where one lives.
   { type: "nationality", pattern: stems("nationality", "citizenship", "staatsangehorigkeit", "nationalite", "nacionalidad", "cittadinanza", "nationaliteit") },
+  { type: "country", pattern: stems("country", "land\\b", "staat\\b", "pays", "pais", "paese", "nation\\b") },
   { type: "sex", pattern: stems("sex\\b", "gender", "geschlecht", "sexe", "sexo", "genre\\b") },
   // "Age" in a phrase about age ("waive the age requirement", "18 years of age") asks for none.
   { type: "age", pattern: words("age", "alter", "edad", "eta"), unless: stems("age (?:requirement|limit|group|range|bracket)s?\\b", "years of age", "under age", "of age\\b") },

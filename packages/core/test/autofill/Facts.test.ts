@@ -121,6 +121,31 @@ describe("Facts.fromFacts", () => {
     expect(has(facts, "dependent", "given_name", "Annabella", 2)).toBe(true)
   })
 
+  it("reads a nested key as its parent narrows it: the city of the place of birth is not the home city", () => {
+    const facts = fromFacts(
+      fromRecord(
+        {
+          placeOfBirth: { city: "Lagos", country: "Nigeria" },
+          homeAddress: { city: "Columbus", country: "United States" },
+          birth: { date: "1982-07-22" },
+          employer: { name: "Buckeye Logistics LLC", contactName: "Ann Lee" }
+        },
+        "profile:p",
+        0.9
+      )
+    )
+    expect(has(facts, "self", "birth_place", "Lagos")).toBe(true)
+    expect(has(facts, "self", "birth_country", "Nigeria")).toBe(true)
+    expect(has(facts, "self", "birth_date", "1982-07-22")).toBe(true)
+    expect(has(facts, "self", "city", "Columbus")).toBe(true)
+    expect(facts.some((f) => f.type === "city" && f.value === "Lagos")).toBe(false)
+    expect(facts.some((f) => f.type === "country" && f.value === "Nigeria")).toBe(false)
+    // A company's name is not split as a person's; its contact person's is.
+    expect(has(facts, "employer", "employer", "Buckeye Logistics LLC")).toBe(true)
+    expect(facts.some((f) => f.type === "given_name" && f.value === "Buckeye")).toBe(false)
+    expect(has(facts, "employer", "given_name", "Ann")).toBe(true)
+  })
+
   it("reads keys as programs name them: camelCase, numbered, birth places, courtesy titles, second address lines", () => {
     const facts = fromFacts(
       fromRecord(

@@ -150,6 +150,22 @@ describe("Resolve.resolve", () => {
     expect(Object.values(out)).toEqual(["2", true, "IL"])
   })
 
+  it("ticks the box of a sex given as a code, or in another language, and a code option for a sex given in words", () => {
+    const boxes = [
+      field("Gender. Select Male.", { type: "sex", role: "self" }, { form_type: "CheckBox", options: [{ label: "Male", value: "M" }] }),
+      field("Gender. Select Female.", { type: "sex", role: "self" }, { form_type: "CheckBox", options: [{ label: "Female", value: "F" }] })
+    ]
+    expect(Object.values(values(boxes, [fact("sex", "M")]))).toEqual([true])
+    expect(Object.keys(values(boxes, [fact("sex", "weiblich")]))).toEqual([boxes[1]!.id])
+    const group = field("Sexe", { type: "sex", role: "self" }, {
+      form_type: "RadioButton",
+      options: [{ label: "H", value: "H" }, { label: "F", value: "F" }]
+    })
+    expect(values([group], [fact("sex", "Male")])).toEqual({ [group.id]: "H" })
+    expect(values([group], [fact("sex", "Female")])).toEqual({ [group.id]: "F" })
+    expect(values([group], [fact("sex", "unspecified")])).toEqual({})
+  })
+
   it("splits a date over three boxes in the form's order", () => {
     const fields = [1, 2, 3].map((index) => field(`DOB ${index}`, { type: "birth_date", role: "self", format: { date_order: "MDY", segment: { index, count: 3 } } }))
     expect(Object.values(values(fields, [fact("birth_date", "1979-08-19")]))).toEqual(["08", "19", "1979"])

@@ -53,6 +53,17 @@ describe("Understanding.understand", () => {
     expect(Understanding.understand(inputs, pages).map((u) => u.semantic.type)).toEqual(["house_number", "street_address", "unknown"])
   })
 
+  it("reads a bare 'Nombre' as the given name beside a surname box, and as the whole name without one", () => {
+    const withSurname = [input("a", box(120, 700, 300, 716)), input("b", box(380, 700, 560, 716))]
+    const both = text(["Nombre:", 50, 704], ["Apellidos:", 310, 704])
+    expect(Understanding.understand(withSurname, both).map((u) => u.semantic.type)).toEqual(["given_name", "family_name"])
+    const alone = [input("a", box(120, 700, 300, 716)), input("b", box(380, 700, 560, 716))]
+    const nameAndEmail = text(["Nombre:", 50, 704], ["Correo:", 310, 704])
+    expect(Understanding.understand(alone, nameAndEmail).map((u) => u.semantic.type)).toEqual(["full_name", "email"])
+    // "First name" is only ever the given name.
+    expect(Understanding.understand(alone, text(["First name:", 50, 704], ["Email:", 310, 704]))[0]!.semantic.type).toBe("given_name")
+  })
+
   it("tells repeated rows of one block apart by the item number each row starts with", () => {
     // "3. Page Number | Part Number" over two boxes, then the same row numbered 4.
     const inputs = [

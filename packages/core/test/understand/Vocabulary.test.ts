@@ -93,7 +93,15 @@ describe("Vocabulary.typeOf", () => {
     // When something was signed is a date.
     ["Signature", "signature"],
     ["Date signed", "signature_date"],
-    ["A judge of this court signed the judgment in this case on", "signature_date"]
+    ["A judge of this court signed the judgment in this case on", "signature_date"],
+    // A plural or gender ending in brackets is the word's own, not a word ("n" read as "no.").
+    ["Vorname(n)", "given_name"],
+    ["E-Mail-Adresse(n)", "email"],
+    ["Telephone number(s)", "phone"],
+    // The country one is a citizen of is a nationality, not a country of residence.
+    ["Country of citizenship", "nationality"],
+    ["Country of Citizenship or Nationality", "nationality"],
+    ["Country of residence", "country"]
   ]
   for (const [label, type] of cases) it(`${label} → ${type}`, () => expect(Vocabulary.typeOf(label)).toBe(type))
 })
