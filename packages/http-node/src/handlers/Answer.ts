@@ -16,7 +16,7 @@ export const trusted = <S extends Schema.Top>(_schema: S, body: S["Encoded"]): H
 /**
  * `trusted` for answers made from a record, with each record object's body encoded once: a read
  * through a cache (FormsReadCache.ts) hands out the same record object for the cache's lifetime,
- * and encoding a form again on every read cost about a tenth of the route (bench/http-routes.ts).
+ * and encoding a form again on every read cost about 15% of the route (bench/http-routes.ts).
  * A changed record is a new object, so it is encoded afresh; the body is never stale.
  */
 export const perRecord = <S extends Schema.Top, A extends object>(_schema: S, body: (record: A) => S["Encoded"]) => {
