@@ -520,10 +520,11 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
     }
     const organizationMayHold = organizationMayFill(field, wanted)
     const domestic = domesticBox(field)
+    // An A-number is not an online account number, nor a plain identity number.
+    const scheme = wanted === "national_id" ? Vocabulary.idSchemeOf(ownLabel(field.name)) : undefined
     for (const fact of facts) {
       if (fact.type !== wanted) continue
-      // An A-number is not an online account number, nor a plain identity number.
-      if (wanted === "national_id" && Vocabulary.idSchemeOf(ownLabel(field.name)) !== fact.scheme) continue
+      if (wanted === "national_id" && fact.scheme !== scheme) continue
       if (!owns(field, fact) && !(organizationMayHold && fact.role === "employer")) continue
       if (domestic !== undefined && domestic !== isUsAddress(fact, facts)) continue
       // An owner with a house number box of its own: the street box takes the street only; one

@@ -3,6 +3,8 @@ import { fromRecord } from "../../src/autofill/Fact.ts"
 import { countryOfPlace, derive, fromFacts, parseAddress, parseDate, splitName, type TypedFact } from "../../src/autofill/Facts.ts"
 
 const pick = (facts: ReadonlyArray<TypedFact>) => facts.map((f) => [f.role, f.dependent_index ?? null, f.type, f.value])
+/** The typed facts of one profile record. */
+const profileFacts = (record: Parameters<typeof fromRecord>[0], source = "profile:p") => fromFacts(fromRecord(record, source, 0.9))
 const has = (facts: ReadonlyArray<TypedFact>, role: string, type: string, value: string, dependent?: number) =>
   facts.some((f) => f.role === role && f.type === type && f.value === value && f.dependent_index === dependent)
 
@@ -61,30 +63,24 @@ describe("Facts.countryOfPlace", () => {
   })
 
   it("derives the country of birth from the place of birth", () => {
-    const facts = fromFacts(fromRecord({ "Place of birth": "Duluth, Minnesota" }, "profile:p", 0.9))
+    const facts = profileFacts({ "Place of birth": "Duluth, Minnesota" })
     expect(has(facts, "self", "birth_country", "United States")).toBe(true)
   })
 })
 
 describe("Facts.fromFacts", () => {
   it("types profile keys in any vocabulary, with roles and dependents", () => {
-    const facts = fromFacts(
-      fromRecord(
-        {
-          Vorname: "Anna",
-          Nachname: "Berg",
-          "Date of birth": "02/14/1990",
-          "Spouse's first name": "Tom",
-          "Second child's name": "Mia Berg",
-          "Emergency contact phone": "(555) 010-2000",
-          "Autres prénoms": "Louise",
-          "Passport number": "none",
-          Colour: "red"
-        },
-        "profile:p",
-        0.9
-      )
-    )
+    const facts = profileFacts({
+      Vorname: "Anna",
+      Nachname: "Berg",
+      "Date of birth": "02/14/1990",
+      "Spouse's first name": "Tom",
+      "Second child's name": "Mia Berg",
+      "Emergency contact phone": "(555) 010-2000",
+      "Autres prénoms": "Louise",
+      "Passport number": "none",
+      Colour: "red"
+    })
     expect(has(facts, "self", "given_name", "Anna")).toBe(true)
     expect(has(facts, "self", "family_name", "Berg")).toBe(true)
     expect(has(facts, "self", "middle_name", "Louise")).toBe(true)
@@ -101,18 +97,12 @@ describe("Facts.fromFacts", () => {
   })
 
   it("flattens nested records and lists, and splits one-line addresses", () => {
-    const facts = fromFacts(
-      fromRecord(
-        {
-          name: "Ada Byron Lovelace",
-          address: "12 Elm Street, Springfield, OH 45501",
-          spouse: { given_name: "William", date_of_birth: "1805-02-21" },
-          children: [{ name: "Byron King" }, { name: "Annabella King" }]
-        },
-        "profile:p",
-        0.9
-      )
-    )
+    const facts = profileFacts({
+      name: "Ada Byron Lovelace",
+      address: "12 Elm Street, Springfield, OH 45501",
+      spouse: { given_name: "William", date_of_birth: "1805-02-21" },
+      children: [{ name: "Byron King" }, { name: "Annabella King" }]
+    })
     expect(has(facts, "self", "middle_initial", "B")).toBe(true)
     expect(has(facts, "self", "city", "Springfield")).toBe(true)
     expect(has(facts, "self", "city_state_postal", "Springfield, OH 45501")).toBe(true)
@@ -122,18 +112,12 @@ describe("Facts.fromFacts", () => {
   })
 
   it("reads a nested key as its parent narrows it: the city of the place of birth is not the home city", () => {
-    const facts = fromFacts(
-      fromRecord(
-        {
-          placeOfBirth: { city: "Lagos", country: "Nigeria" },
-          homeAddress: { city: "Columbus", country: "United States" },
-          birth: { date: "1982-07-22" },
-          employer: { name: "Buckeye Logistics LLC", contactName: "Ann Lee" }
-        },
-        "profile:p",
-        0.9
-      )
-    )
+    const facts = profileFacts({
+      placeOfBirth: { city: "Lagos", country: "Nigeria" },
+      homeAddress: { city: "Columbus", country: "United States" },
+      birth: { date: "1982-07-22" },
+      employer: { name: "Buckeye Logistics LLC", contactName: "Ann Lee" }
+    })
     expect(has(facts, "self", "birth_place", "Lagos")).toBe(true)
     expect(has(facts, "self", "birth_country", "Nigeria")).toBe(true)
     expect(has(facts, "self", "birth_date", "1982-07-22")).toBe(true)
@@ -147,24 +131,18 @@ describe("Facts.fromFacts", () => {
   })
 
   it("reads keys as programs name them: camelCase, numbered, birth places, courtesy titles, second address lines", () => {
-    const facts = fromFacts(
-      fromRecord(
-        {
-          givenName: "Tomas",
-          familyName: "Reyes",
-          socialSecurityNumber: "987-65-4301",
-          birth_city: "El Paso",
-          title: "Dr.",
-          address_line_2: "Apt 3B",
-          alien_number: "A123456789",
-          employer_id: "12-3456789",
-          child1_name: "Sofia Reyes",
-          kid_name: "Mateo Reyes"
-        },
-        "profile:p",
-        0.9
-      )
-    )
+    const facts = profileFacts({
+      givenName: "Tomas",
+      familyName: "Reyes",
+      socialSecurityNumber: "987-65-4301",
+      birth_city: "El Paso",
+      title: "Dr.",
+      address_line_2: "Apt 3B",
+      alien_number: "A123456789",
+      employer_id: "12-3456789",
+      child1_name: "Sofia Reyes",
+      kid_name: "Mateo Reyes"
+    })
     expect(has(facts, "self", "given_name", "Tomas")).toBe(true)
     expect(has(facts, "self", "family_name", "Reyes")).toBe(true)
     expect(has(facts, "self", "ssn", "987-65-4301")).toBe(true)
@@ -181,38 +159,37 @@ describe("Facts.fromFacts", () => {
   })
 
   it("reads a contact group that names someone as the organisation's contact person, one with only a phone as the holder's", () => {
-    const company = fromFacts(fromRecord(
+    const company = profileFacts(
       { companyName: "Harbor Light Logistics Inc", fein: "98-7654321", phone: "(207) 555-0177", contact: { firstName: "Dana", lastName: "Whitfield", email: "dana@example.com" } },
-      "profile:c",
-      0.9
-    ))
+      "profile:c"
+    )
     expect(has(company, "employer", "ein", "98-7654321")).toBe(true)
     expect(has(company, "employer", "phone", "(207) 555-0177")).toBe(true)
     expect(has(company, "other", "given_name", "Dana")).toBe(true)
     expect(has(company, "other", "email", "dana@example.com")).toBe(true)
-    const person = fromFacts(fromRecord({ firstName: "Ann", lastName: "Lee", contact: { phone: "(207) 555-0111" } }, "profile:p", 0.9))
+    const person = profileFacts({ firstName: "Ann", lastName: "Lee", contact: { phone: "(207) 555-0111" } })
     expect(has(person, "self", "phone", "(207) 555-0111")).toBe(true)
   })
 
   it("reads a profile's numeric dates in the order its unambiguous dates show", () => {
-    const us = fromFacts(fromRecord({ dateOfBirth: "11/30/1976", spouse: { dateOfBirth: "05/09/1978" } }, "profile:p", 0.9))
+    const us = profileFacts({ dateOfBirth: "11/30/1976", spouse: { dateOfBirth: "05/09/1978" } })
     expect(has(us, "spouse", "birth_date", "1978-05-09")).toBe(true)
-    const eu = fromFacts(fromRecord({ dateOfBirth: "30/11/1976", spouse: { dateOfBirth: "05/09/1978" } }, "profile:p", 0.9))
+    const eu = profileFacts({ dateOfBirth: "30/11/1976", spouse: { dateOfBirth: "05/09/1978" } })
     expect(has(eu, "spouse", "birth_date", "1978-09-05")).toBe(true)
   })
 
   it("makes an organisation's own contact details the employer's", () => {
-    const facts = fromFacts(fromRecord({ "Legal business name": "Acme Ltd", City: "Springfield", "Employer identification number": "12-3456789" }, "profile:o", 0.9))
+    const facts = profileFacts({ "Legal business name": "Acme Ltd", City: "Springfield", "Employer identification number": "12-3456789" }, "profile:o")
     expect(pick(facts).filter(([, , type]) => type === "city")).toEqual([["employer", null, "city", "Springfield"]])
   })
 
   it("reads an organisation's contact person and signatory as another person, the title apart from the name", () => {
-    const facts = fromFacts(fromRecord({
+    const facts = profileFacts({
       "Legal business name": "Acme Ltd",
       "Contact person": "Ada Byron",
       "Authorized to sign for the company": "Noel Lovelace, Managing Director",
       "Contact person's direct phone": "(555) 010-0000"
-    }, "profile:o", 0.9))
+    }, "profile:o")
     expect(pick(facts).filter(([role]) => role === "other")).toEqual(expect.arrayContaining([
       ["other", null, "full_name", "Ada Byron"],
       ["other", null, "family_name", "Byron"],
