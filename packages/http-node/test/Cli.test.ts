@@ -7,6 +7,7 @@
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -87,6 +88,28 @@ describe("formwright: help, version, usage errors", () => {
       expect(run.stderr, args.join(" ")).toMatch(message)
     }
   }, 120_000)
+})
+
+describe("formwright serve: a server that cannot start", () => {
+  it("says why on stderr and exits 1: its port taken, or a FORMWRIGHT_* value that is not valid", async () => {
+    // A port another process holds: a plain listener of this test.
+    const holder = createServer()
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))
+    const port = (holder.address() as { port: number }).port
+    try {
+      const taken = await cli(["serve"], { env: { FORMWRIGHT_DATA_DIR: tempDir(), FORMWRIGHT_HOST: "127.0.0.1", FORMWRIGHT_PORT: String(port) } })
+      expect(taken.code, taken.stderr).toBe(1)
+      expect(taken.stderr).toMatch(new RegExp(`^The server could not start: listen EADDRINUSE: address already in use 127\\.0\\.0\\.1:${port}\\.$`, "m"))
+    } finally {
+      holder.close()
+    }
+    const invalid = await cli(["serve"], { env: { FORMWRIGHT_DATA_DIR: tempDir(), FORMWRIGHT_PORT: "80000" } })
+    expect(invalid).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: 'The configuration is not valid: Expected a value between 1 and 65535 at ["FORMWRIGHT_PORT"].\n'
+    })
+  }, 60_000)
 })
 
 describe("formwright keys", () => {

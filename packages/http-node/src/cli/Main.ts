@@ -14,7 +14,7 @@ import * as FormsCommand from "./FormsCommand.ts"
 import * as KeysCommand from "./KeysCommand.ts"
 import * as PreviewCommand from "./PreviewCommand.ts"
 import * as ServeCommand from "./ServeCommand.ts"
-import { CommandFailed, UsageError } from "./Failures.ts"
+import { CommandFailed, describe, UsageError } from "./Failures.ts"
 
 export const root = Command.make("formwright", {}, () => ServeCommand.serve).pipe(
   Command.withDescription("Formwright: read, fill and create PDF forms. With no command, starts the server."),
@@ -71,7 +71,7 @@ export const run = (argv: ReadonlyArray<string>) =>
       }
       if (error instanceof UsageError) return fail(error.message, 2)
       if (error instanceof CommandFailed) return fail(error.message, 1)
-      return fail(error instanceof Error ? error.message : String(error), 1)
+      return fail(describe(error), 1)
     }),
     Effect.provide(CliOutput.layerPresenter(presenter(process.stdout.isTTY === true)))
   )
