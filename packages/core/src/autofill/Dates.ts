@@ -1,6 +1,6 @@
 /**
  * Full dates (day, month and year all written) in values and in prose of English, German, French
- * and Spanish, as ISO `YYYY-MM-DD`. Dates written with words are read by chrono-node (its strict
+ * and Spanish (and month names of Italian, Portuguese and Dutch), as ISO `YYYY-MM-DD`. Dates written with words are read by chrono-node (its strict
  * parsers of the four languages); this module adds only what no library does here:
  *
  * - numeric dates whose day and month could be swapped ("03/04/2001") follow the order the
@@ -41,20 +41,22 @@ const chronos = (): ReadonlyArray<Chrono> => {
 /** A fixed "today": whatever chrono would take relative to it is refused below anyway. */
 const reference = { instant: new Date(Date.UTC(2000, 0, 1)), timezone: 0 }
 
-// Month names (normalised, no accents) of English, German, French and Spanish, with abbreviations.
+// Month names (normalised, no accents) of English, German, French and Spanish, with abbreviations,
+// and of Italian, Portuguese and Dutch ("7 maggio 1991", "7 de maio de 1991", "7 mei 1991"),
+// whose dates chrono's four parsers do not read.
 const monthWords: ReadonlyArray<ReadonlyArray<string>> = [
-  ["january", "jan", "januar", "janvier", "enero", "janner"],
-  ["february", "feb", "februar", "fevrier", "febrero", "fev"],
-  ["march", "mar", "marz", "mars", "marzo"],
-  ["april", "apr", "avril", "abril", "avr"],
-  ["may", "mai", "mayo"],
-  ["june", "jun", "juni", "juin", "junio"],
-  ["july", "jul", "juli", "juillet", "julio", "juil"],
-  ["august", "aug", "aout", "agosto"],
-  ["september", "sep", "sept", "septembre", "septiembre", "setiembre"],
-  ["october", "oct", "oktober", "octobre", "octubre", "okt"],
-  ["november", "nov", "novembre", "noviembre"],
-  ["december", "dec", "dezember", "decembre", "diciembre", "dez"]
+  ["january", "jan", "januar", "janvier", "enero", "janner", "gennaio", "janeiro", "januari"],
+  ["february", "feb", "februar", "fevrier", "febrero", "fev", "febbraio", "fevereiro", "februari"],
+  ["march", "mar", "marz", "mars", "marzo", "marco", "maart"],
+  ["april", "apr", "avril", "abril", "avr", "aprile"],
+  ["may", "mai", "mayo", "maggio", "maio", "mei"],
+  ["june", "jun", "juni", "juin", "junio", "giugno", "junho"],
+  ["july", "jul", "juli", "juillet", "julio", "juil", "luglio", "julho"],
+  ["august", "aug", "aout", "agosto", "augustus"],
+  ["september", "sep", "sept", "septembre", "septiembre", "setiembre", "settembre", "setembro"],
+  ["october", "oct", "oktober", "octobre", "octubre", "okt", "ottobre", "outubro"],
+  ["november", "nov", "novembre", "noviembre", "novembro"],
+  ["december", "dec", "dezember", "decembre", "diciembre", "dez", "dicembre", "dezembro"]
 ]
 const monthOf = (word: string): number | undefined => {
   const w = Vocabulary.normalize(word).trim()

@@ -51,14 +51,38 @@ const orderOfLanguage = (text: string): "MDY" | "DMY" | undefined => {
 const NAME_SUFFIXES = new Set(["jr", "sr", "ii", "iii", "iv"])
 const PARTICLES = new Set(["van", "von", "de", "del", "della", "der", "den", "da", "di", "du", "le", "la", "ter", "ten", "zu"])
 
+/** A courtesy title ("Dr.", "Mrs", "Frau"): what a `title` key holds when it is not a job title. */
+const COURTESY_TITLE = /^(?:mr|mrs|ms|miss|mx|dr|prof|sir|dame|herr|frau|m|mme|mlle|sr|sra|srta|don|dona)\.?$/i
+/** The titles taken off the front of a name: not "Don" or "Dona", which are given names too, nor a bare "M". */
+const TITLE_BEFORE_NAME = /^(?:mr|mrs|ms|miss|mx|dr|prof|sir|dame|herr|frau|m\.|mme|mlle|sr|sra|srta)\.?$/i
+
+/**
+ * A name without the courtesy title before it ("Mr Oliver Pritchard" → "Oliver Pritchard", "Mr");
+ * a title with one word after it ("Mr Smith") stays, since no given name would be left.
+ */
+export const withoutCourtesyTitle = (name: string): { name: string; prefix?: string } => {
+  const m = name.trim().match(/^(\S+)\s+(\S+\s+\S.*)$/u)
+  return m && TITLE_BEFORE_NAME.test(m[1]!) ? { name: m[2]!, prefix: m[1]! } : { name: name.trim() }
+}
+
 /**
  * A full name's parts: given, middle (every name between), family (with its particles). With
  * `twoSurnames` (Spanish names: "Lucía Fernández Ortega"), a name of three words or more ends
  * with two family names and has no middle name.
  */
-export const splitName = (full: string, twoSurnames = false): { given: string; middle?: string; family?: string; suffix?: string } | undefined => {
-  const clean = full.replace(/\s+/g, " ").trim()
-  if (clean === "" || /\d|@/.test(clean)) return undefined
+export const splitName = (
+  full: string,
+  twoSurnames = false
+): { given: string; middle?: string; family?: string; suffix?: string; prefix?: string } | undefined => {
+  const spaced = full.replace(/\s+/g, " ").trim()
+  if (spaced === "" || /\d|@/.test(spaced)) return undefined
+  // "Mr Oliver Pritchard", "Dr. Ada Byron": the courtesy title is no part of the name.
+  const title = withoutCourtesyTitle(spaced)
+  if (title.prefix !== undefined) {
+    const parts = splitName(title.name, twoSurnames)
+    return parts && { ...parts, prefix: title.prefix }
+  }
+  const clean = spaced
   // "Last, First Middle"
   const comma = clean.match(/^([^,]+),\s*([^,]+)$/)
   if (comma && !NAME_SUFFIXES.has(Vocabulary.normalize(comma[2]!).trim())) {
@@ -125,12 +149,37 @@ export interface AddressParts {
   readonly country?: string
 }
 
+/** Canada's provinces and territories by their postal codes. */
+export const canadianProvinces = ["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"] as const
+/** A Canadian postal code ("V2X 2V1") and a British postcode ("BS2 8QX", "SW1A 1AA"), as patterns. */
+export const CANADIAN_POSTAL = "[A-Z]\\d[A-Z] ?\\d[A-Z]\\d"
+export const BRITISH_POSTCODE = "[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}"
+/** A flat or suite named before the street, as British addresses do ("Flat 3, 41 Wellington Road"). */
+const UNIT_FIRST = /^((?:flat|apartment|apt|suite|unit)\.?\s*[\w-]+),\s*(.+)$/i
+
 /**
  * A one-line address split into parts, only when its shape is unambiguous: US
- * "street[, unit], city, ST ZIP" (state by code or name) or European "street, [CC-]ZIP city".
+ * "street[, unit], city, ST ZIP" (state by code or name), Canadian "street[, unit], city, PR A1A
+ * 1A1", British "[flat, ]street, town POSTCODE" or European "street, [CC-]ZIP city", each
+ * with the country after it or not.
  */
 export const parseAddress = (text: string): AddressParts | undefined => {
   const t = text.replace(/\s+/g, " ").trim().replace(/[.;]$/, "")
+  const canadian = t.match(new RegExp(`^(.+?),\\s*(?:((?:apt|apartment|suite|ste|unit|#)\\.?\\s*[\\w-]+),\\s*)?([A-Za-z][\\p{L} .'-]{0,40}?),?\\s+(${canadianProvinces.join("|")}),?\\s+(${CANADIAN_POSTAL})(?:,\\s*(Canada))?$`, "iu"))
+  if (canadian && /\d/.test(canadian[1]!)) {
+    return { street: canadian[1]!.trim(), ...(canadian[2] ? { unit: canadian[2].trim() } : {}), city: canadian[3]!.trim(), state: canadian[4]!, postal: canadian[5]!, country: "Canada" }
+  }
+  const british = t.match(new RegExp(`^(.+?),\\s*([\\p{Lu}][\\p{L} .'-]{0,40}?),?\\s+(${BRITISH_POSTCODE})(?:,\\s*(United Kingdom|UK|England|Scotland|Wales|Northern Ireland|Great Britain))?$`, "u"))
+  if (british && /\d/.test(british[1]!)) {
+    const flat = british[1]!.match(UNIT_FIRST)
+    return {
+      street: (flat ? flat[2]! : british[1]!).trim(),
+      ...(flat ? { unit: flat[1]!.trim() } : {}),
+      city: british[2]!.trim(),
+      postal: british[3]!,
+      country: british[4] === undefined || british[4] === "UK" ? "United Kingdom" : british[4]
+    }
+  }
   const us = t.match(new RegExp(`^(.+?),\\s*(?:((?:apt|apartment|suite|ste|unit|#)\\.?\\s*[\\w-]+),\\s*)?([A-Za-z][A-Za-z .'-]{0,40}?),?\\s+([A-Z]{2}|${usStateNamePattern})\\.?,?\\s+(\\d{5}(?:-\\d{4})?)$`, "i"))
   if (us) {
     const state = usStateCode(us[4]!)
@@ -138,9 +187,10 @@ export const parseAddress = (text: string): AddressParts | undefined => {
       return { street: us[1]!.trim(), ...(us[2] ? { unit: us[2].trim() } : {}), city: us[3]!.trim(), state, postal: us[5]!, country: "United States" }
     }
   }
-  const eu = t.match(/^(.+?),\s*(?:([A-Z]{1,2})-)?(\d{4,5})\s+([\p{Lu}][\p{L}' -]+?)(?:,\s*([\p{Lu}][\p{L} ]+))?$/u)
+  // "Via Po 18, 10123 Torino (TO)": an Italian city with its province's code.
+  const eu = t.match(/^(.+?),\s*(?:([A-Z]{1,2})-)?(\d{4,5})\s+([\p{Lu}][\p{L}' -]+?)(?:\s+\(([A-Z]{2})\))?(?:,\s*([\p{Lu}][\p{L} ]+))?$/u)
   if (eu && /\d/.test(eu[1]!)) {
-    return { street: eu[1]!.trim(), city: eu[4]!.trim(), postal: eu[3]!, ...(eu[5] ? { country: eu[5].trim() } : {}) }
+    return { street: eu[1]!.trim(), city: eu[4]!.trim(), ...(eu[5] ? { state: eu[5] } : {}), postal: eu[3]!, ...(eu[6] ? { country: eu[6].trim() } : {}) }
   }
   return undefined
 }
@@ -170,9 +220,6 @@ const keyRules: ReadonlyArray<[RegExp, SemanticType]> = [
  */
 const keyWords = (key: string): string =>
   key.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2").replace(/(\p{L})(\d)/gu, "$1 $2")
-
-/** A courtesy title ("Dr.", "Mrs", "Frau"): what a `title` key holds when it is not a job title. */
-const COURTESY_TITLE = /^(?:mr|mrs|ms|miss|mx|dr|prof|sir|dame|herr|frau|m|mme|mlle|sr|sra|srta|don|dona)\.?$/i
 
 /**
  * Types a parent key narrows when the last key is one bare word: `placeOfBirth › city` is where
@@ -277,8 +324,10 @@ export const fromKeyValue = (
       add("occupation", withTitle[2]!.trim(), "title after the name")
       return out
     }
-    add("full_name", value)
-    const parts = splitName(value, Vocabulary.languageOf(keyText) === "es")
+    const titled = withoutCourtesyTitle(value)
+    add("full_name", titled.name)
+    if (titled.prefix !== undefined) add("name_prefix", titled.prefix, "courtesy title before the name")
+    const parts = splitName(titled.name, Vocabulary.languageOf(keyText) === "es")
     if (parts && parts.family) {
       add("given_name", parts.given, "given name of the full name")
       add("family_name", parts.family, "family name of the full name")
@@ -385,15 +434,27 @@ export const derive = (facts: ReadonlyArray<TypedFact>): ReadonlyArray<TypedFact
     const birthPlace = first("birth_place")
     const birthCountry = birthPlace ? countryOfPlace(birthPlace.value) : undefined
     if (birthPlace && birthCountry) push("birth_country", birthCountry, [birthPlace], "country of the place of birth")
-    const city = first("city"), state = first("state"), postal = first("postal_code")
+    const city = first("city"), postal = first("postal_code")
+    // A US state or a Canadian province is written "City, ST ZIP"; an Italian province's code
+    // after its city, in brackets ("10123 Torino (TO)").
+    const region = first("state")
+    const state = region && (usStateCode(region.value) || (canadianProvinces as ReadonlyArray<string>).includes(region.value)) ? region : undefined
     if (city && state && postal) push("city_state_postal", `${city.value}, ${state.value} ${postal.value}`, [city, state, postal], "city, state ZIP")
     const street = first("street_address"), unit = first("unit")
     const number = street ? houseNumberOf(street.value) : undefined
     if (street && number) push("house_number", number, [street], "house number of the street address")
     if (street && city && postal) {
-      const streetLine = unit ? `${street.value}, ${unit.value}` : street.value
-      const place = state ? `${city.value}, ${state.value} ${postal.value}` : `${postal.value} ${city.value}`
-      push("address", `${streetLine}, ${place}`, [street, ...(unit ? [unit] : []), city, ...(state ? [state] : []), postal], "one-line address")
+      // British addresses put the flat first and the postcode after the town, as Canadian ones
+      // do after the province; the rest of Europe puts the postal code first.
+      const british = new RegExp(`^${BRITISH_POSTCODE}$`, "i").test(postal.value) && !state
+      const streetLine = unit ? (british ? `${unit.value}, ${street.value}` : `${street.value}, ${unit.value}`) : street.value
+      const province = !state && region ? region : undefined
+      const place = state
+        ? `${city.value}, ${state.value} ${postal.value}`
+        : british
+        ? `${city.value} ${postal.value}`
+        : `${postal.value} ${city.value}${province ? ` (${province.value})` : ""}`
+      push("address", `${streetLine}, ${place}`, [street, ...(unit ? [unit] : []), city, ...(region ? [region] : []), postal], "one-line address")
     }
   }
   return out
@@ -405,17 +466,13 @@ export const derive = (facts: ReadonlyArray<TypedFact>): ReadonlyArray<TypedFact
  */
 const phoneCountry = (facts: ReadonlyArray<Fact>): Phones.CountryCode | undefined => {
   if (!facts.some((f) => /\d/.test(f.value))) return undefined
-  const named = facts
-    .filter((f) => typeOfKey(f.key.split(/\s+›\s+/)) === "country")
-    .map((f) => Phones.countryCode(f.value))
-    .find((code) => code !== undefined)
-  return named ?? Phones.countryOfLanguage(Vocabulary.languageOf(facts.map((f) => f.key).join(" . ")))
+  return countryNamed(facts) ?? Phones.countryOfLanguage(Vocabulary.languageOf(facts.map((f) => f.key).join(" . ")))
 }
 
 /**
  * The order a source writes numeric dates in: the one its dates that can be read one way only
  * agree on ("11/30/1976" makes "05/09/1978" the 9th of May), else its keys' language (French
- * keys write 23/09/1987).
+ * keys write 23/09/1987) or, for keys in English, the country its holder lives in.
  */
 const dateOrderOf = (facts: ReadonlyArray<Fact>): "MDY" | "DMY" | undefined => {
   const numeric = facts.flatMap((f) => {
@@ -425,7 +482,40 @@ const dateOrderOf = (facts: ReadonlyArray<Fact>): "MDY" | "DMY" | undefined => {
   const monthFirst = numeric.some(([a, b]) => a <= 12 && b > 12)
   const dayFirst = numeric.some(([a, b]) => a > 12 && b <= 12)
   if (monthFirst !== dayFirst) return monthFirst ? "MDY" : "DMY"
-  return orderOfLanguage(facts.map((f) => pathOf(f).join(" ")).join(" . "))
+  const byLanguage = orderOfLanguage(facts.map((f) => pathOf(f).join(" ")).join(" . "))
+  // English keys are written the world over: where the holder lives (a country, a phone number's
+  // country code) says more. A British profile's "02/11/1984" is the 2nd of November.
+  return byLanguage === "DMY" ? byLanguage : orderOfHome(facts) ?? byLanguage
+}
+
+/** The countries that write numeric dates month first (CLDR's short date patterns). */
+const monthFirstCountries: ReadonlySet<string> = new Set(["US", "PR", "GU", "VI", "AS", "MP", "UM", "PH", "FM", "MH", "PW", "BZ"])
+
+/** The order a country writes numeric dates in; undefined for Canada, which writes both. */
+const orderOfCountry = (country: Phones.CountryCode): "MDY" | "DMY" | undefined =>
+  country === "CA" ? undefined : monthFirstCountries.has(country) ? "MDY" : "DMY"
+
+/** The country a source's country value names ("United Kingdom", "DE"), if any. */
+const countryNamed = (facts: ReadonlyArray<Fact>): Phones.CountryCode | undefined =>
+  facts
+    .filter((f) => typeOfKey(f.key.split(/\s+›\s+/)) === "country")
+    .map((f) => Phones.countryCode(f.value))
+    .find((code) => code !== undefined)
+
+/**
+ * The date order of the country a source's holder lives in: the country it names, else the one
+ * its phone numbers' country codes agree on (+44 is Britain or a Crown dependency, all day first).
+ */
+const orderOfHome = (facts: ReadonlyArray<Fact>): "MDY" | "DMY" | undefined => {
+  const named = countryNamed(facts)
+  if (named !== undefined) return orderOfCountry(named)
+  const orders = new Set(
+    facts
+      .filter((f) => typeOfKey(f.key.split(/\s+›\s+/)) === "phone")
+      .flatMap((f) => Phones.countriesOf(f.value))
+      .map(orderOfCountry)
+  )
+  return orders.size === 1 ? [...orders][0] : undefined
 }
 
 const CONTACT_GROUP = /^ (?:primary |main |business )?(?:contact|point of contact|poc|kontakt|ansprechpartner\w*|interlocuteur|contacto) $/

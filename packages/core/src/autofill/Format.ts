@@ -58,6 +58,15 @@ const townOnly = (field: FormField) => {
   return townWords.test(label) && !regionWords.test(label)
 }
 
+/**
+ * Whether a value's letters are part of it: a British postcode ("BS2 8QX"), a Spanish DNI
+ * ("12345678Z"). Its digits alone are another value, not the same one without separators. An
+ * identifier's leading letter is the exception: forms print it before the boxes ("A-" before an
+ * A-Number's nine digits), so "A123456789" is written there as its digits.
+ */
+const hasLetters = (value: string, type: SemanticType): boolean =>
+  type !== "postal_code" && /^\s*[A-Z]{1,2}[\s-]?\d[\d\s-]*$/.test(value) ? false : /\p{L}/u.test(value)
+
 /** The fact's value written for a text field, or undefined when it cannot be written there faithfully. */
 export const formatText = (field: FormField, fact: TypedFact): { value: string; transform: string } | undefined => {
   const format = field.semantic?.format ?? {}
@@ -86,6 +95,7 @@ export const formatText = (field: FormField, fact: TypedFact): { value: string; 
     // The groups a kind of number is written in (SSN 3-2-4), else the boxes' own lengths when
     // the value fills them exactly (a 13-digit number and its 2-digit key).
     const groups = groupsOf[fact.type] ?? segment.lengths
+    if (hasLetters(value, fact.type)) return undefined
     const digits = value.replace(/\D/g, "")
     // A US phone with its country code: the national number.
     const national = fact.type === "phone" || fact.type === "fax" ? digits.replace(/^1(?=\d{10}$)/, "") : digits
@@ -94,6 +104,7 @@ export const formatText = (field: FormField, fact: TypedFact): { value: string; 
     value = national.slice(start, start + groups[segment.index - 1]!)
     how.push(`segment ${segment.index} of ${segment.count}`)
   } else if (format.digits_only && (digitTypes.has(fact.type) || isDateType(fact.type))) {
+    if (hasLetters(value, fact.type)) return undefined
     value = value.replace(/\D/g, "")
     how.push("digits only")
   }
@@ -115,7 +126,7 @@ export const formatText = (field: FormField, fact: TypedFact): { value: string; 
   const limit = format.comb_cells ?? format.max_length ?? field.max_length
   if (limit !== undefined && limit > 0 && value.length > limit) {
     const digits = value.replace(/\D/g, "")
-    if (digitTypes.has(fact.type) && digits.length <= limit && digits.length > 0) {
+    if (digitTypes.has(fact.type) && !hasLetters(value, fact.type) && digits.length <= limit && digits.length > 0) {
       value = digits
       how.push("digits only to fit")
     } else {

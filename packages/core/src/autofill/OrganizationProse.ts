@@ -24,8 +24,12 @@ const LEGAL_FORM =
   "(?:L\\.?L\\.?C\\.?|L\\.?L\\.?P\\.?|Inc\\.?|Incorporated|Ltd\\.?|Limited|Corp\\.?|Corporation|PLC|LP|GmbH(?:\\s?&\\s?Co\\.?\\s?KG)?|AG|KG|OHG|UG|e\\.\\s?V\\.|SAS|SARL|S\\.?A\\.?R\\.?L\\.?|S\\.à\\s?r\\.l\\.|SA|S\\.A\\.|S\\.L\\.|SL|S\\.?C\\.?A\\.?|BV|NV)"
 // A name: capitalised words (or "&", "and", "of") before a legal form.
 const ORGANIZATION_NAME = `[\\p{Lu}][\\p{L}\\d'’.-]*(?:\\s+(?:[\\p{Lu}\\d][\\p{L}\\d'’.-]*|&|and|of|und|et|y|de)){0,6},?\\s+${LEGAL_FORM}(?![\\p{L}])`
-// The name as the subject of its paragraph's first sentence ("Acme LLC is", "Die Muster GmbH ist").
-const SUBJECT_NAME = new RegExp(`(?:^|[.!?]\\s+|\\n)(?:(?:The|Die|Der|Das|La|Le|L'|El)\\s+)?(${ORGANIZATION_NAME})\\s+(?:is|was|has|ist|war|hat|est|a|es|fue|tiene)\\b`, "gu")
+// The name as the subject of its paragraph's first sentence ("Acme LLC is", "Die Muster GmbH ist",
+// "Acme Inc. (operating as Acme Tools) is"), or said by its people ("We are Acme LLC").
+const SUBJECT_NAME = new RegExp(
+  `(?:^|[.!?]\\s+|\\n)(?:(?:The|Die|Der|Das|La|Le|L'|El)\\s+)?(${ORGANIZATION_NAME})(?:\\s*\\([^()]{1,80}\\))?\\s+(?:is|was|has|ist|war|hat|est|a|es|fue|tiene)\\b|\\b(?:We\\s+are|Wir\\s+sind|Nous\\s+sommes|Somos)\\s+(${ORGANIZATION_NAME})`,
+  "gu"
+)
 
 const AMOUNT = "(?:[$€£]\\s?)?\\d{1,3}(?:[,.\\s’']\\d{3})+(?:[.,]\\d{2})?(?:\\s?(?:[$€£]|USD|EUR|GBP|dollars|euros?))?|(?:[$€£]\\s?)\\d+(?:[.,]\\d{2})?"
 
@@ -37,6 +41,11 @@ const patterns: ReadonlyArray<[SemanticType, RegExp]> = [
   [
     "employee_count",
     /\b(\d{1,3}(?:[,.\s]\d{3})*|\d+)\s+(?:(?:full[- ]time|part[- ]time|permanent|fest\s?angestellte)\s+)?(?:employees|staff members|members of staff|workers|Mitarbeiter(?:innen)?|Mitarbeitende|Beschäftigte|Angestellte|salariés|employés|empleados|trabajadores)\b/giu
+  ],
+  // "We employ 48 people", "It employs 12 staff", "beschäftigt 30 Personen", "emploie 25 personnes".
+  [
+    "employee_count",
+    /\b(?:employ(?:s|ed)?|beschäftig(?:t|en)|emploie|emploient|emplea|emplean)\s+(\d{1,3}(?:[,.\s]\d{3})*|\d+)\s+(?:people|persons|staff|Personen|personnes|personas)\b/giu
   ],
   [
     "gross_income",
@@ -63,7 +72,8 @@ const PROFIT_STATUS =
 export const statements = (text: string): ReadonlyArray<OrganizationStatement> => {
   const out: Array<OrganizationStatement> = []
   for (const m of text.matchAll(SUBJECT_NAME)) {
-    out.push({ type: "organization", value: m[1]!.trim(), at: m.index! + m[0].indexOf(m[1]!), evidence: `'${m[0].trim()}'` })
+    const name = (m[1] ?? m[2])!
+    out.push({ type: "organization", value: name.trim(), at: m.index! + m[0].indexOf(name), evidence: `'${m[0].trim()}'` })
   }
   for (const [type, re] of patterns) {
     for (const m of text.matchAll(re)) out.push({ type, value: m[1]!.trim(), at: m.index!, evidence: `'${m[0].trim()}'` })

@@ -53,6 +53,17 @@ export const parsePhone = (text: string, defaultCountry?: CountryCode): Phone | 
   return number?.isValid() ? describe(number, defaultCountry) : undefined
 }
 
+/**
+ * The countries a number written with its country code may be of, valid or not: "+44 7700
+ * 900123" (a number kept for fiction) is of Great Britain, Guernsey, the Isle of Man or Jersey.
+ * Empty for a number without its country code.
+ */
+export const countriesOf = (text: string): ReadonlyArray<CountryCode> => {
+  const t = text.trim().replace(/^00(?=\d)/, "+")
+  if (!t.startsWith("+")) return []
+  return phoneLib().parsePhoneNumberFromString(t)?.getPossibleCountries() ?? []
+}
+
 /** The valid phone numbers written in a text, in order, with their spans. */
 export const findPhones = (text: string, defaultCountry?: CountryCode): ReadonlyArray<FoundPhone> => {
   if (!/\d{2}/.test(text)) return []
@@ -67,17 +78,19 @@ export const findPhones = (text: string, defaultCountry?: CountryCode): Readonly
     }))
 }
 
+const languageCountries: Readonly<Record<string, CountryCode>> = { en: "US", de: "DE", fr: "FR", es: "ES", it: "IT", pt: "PT", nl: "NL" }
 /**
  * The country whose numbers a text or profile in a language most likely holds: the United States
- * for English (as dates in English are read month first), Germany, France, Spain.
+ * for English (as dates in English are read month first), Germany, France, Spain, Italy,
+ * Portugal, the Netherlands.
  */
 export const countryOfLanguage = (language: string | undefined): CountryCode | undefined =>
-  language === "en" ? "US" : language === "de" ? "DE" : language === "fr" ? "FR" : language === "es" ? "ES" : undefined
+  language === undefined ? undefined : languageCountries[language]
 
 let names: Map<string, CountryCode> | undefined
 /**
- * The country a value names, by its code ("FR") or its name in English, German, French or
- * Spanish ("France", "Deutschland", "États-Unis"); undefined otherwise.
+ * The country a value names, by its code ("FR") or its name in English, German, French, Spanish,
+ * Italian, Portuguese or Dutch ("France", "Deutschland", "États-Unis", "Italia"); undefined otherwise.
  */
 export const countryCode = (value: string): CountryCode | undefined => {
   const t = value.trim()
@@ -85,7 +98,7 @@ export const countryCode = (value: string): CountryCode | undefined => {
   if (/^[A-Z]{2}$/.test(t) && isSupportedCountry(t)) return t
   if (names === undefined) {
     names = new Map()
-    for (const language of ["en", "de", "fr", "es"]) {
+    for (const language of ["en", "de", "fr", "es", "it", "pt", "nl"]) {
       const display = new Intl.DisplayNames([language], { type: "region", fallback: "none" })
       for (const code of getCountries()) {
         const name = display.of(code)

@@ -1,5 +1,5 @@
 /**
- * Typed facts from prose (`text_info`) in English, German, French and Spanish: who is talked about
+ * Typed facts from prose (`text_info`) in English, German, French, Spanish and Italian: who is talked about
  * (the writer, a spouse, children in the order they are named, another person such as an
  * emergency contact, an employer), and what is said of them: names, dates by what they are dates
  * of, places of birth, identifiers by the words before them, phones, e-mails, addresses,
@@ -10,7 +10,21 @@ import type { FieldRole, SemanticType } from "../FormField.ts"
 import * as Vocabulary from "../understand/Vocabulary.ts"
 import { fromLines } from "./Fact.ts"
 import * as Dates from "./Dates.ts"
-import { asOrganizations, derive, fromFacts, fromKeyValue, parseAddress, splitName, type TypedFact, unambiguous, usStateNamePattern } from "./Facts.ts"
+import {
+  asOrganizations,
+  BRITISH_POSTCODE,
+  CANADIAN_POSTAL,
+  canadianProvinces,
+  derive,
+  fromFacts,
+  fromKeyValue,
+  parseAddress,
+  splitName,
+  type TypedFact,
+  unambiguous,
+  usStateNamePattern,
+  withoutCourtesyTitle
+} from "./Facts.ts"
 import * as OrganizationProse from "./OrganizationProse.ts"
 import * as Phones from "./Phones.ts"
 import * as Questions from "./Questions.ts"
@@ -35,8 +49,8 @@ const nameAfter = (clause: string, at: number): string | undefined =>
 
 // What may stand between a relation word and the name it gives: "my wife's name is", "my son is
 // called", "meine Frau heißt", "mon mari s'appelle", "mi esposa se llama", or a bare "is".
-const NAMING = String.raw`(?:['’]s\s+name\s+is|\s+is\s+(?:called|named)|\s+named|\s+called|\s+hei(?:ß|ss)t|\s+s['’]appelle|\s+se\s+llama)`
-const BARE_IS = String.raw`\s+(?:is|ist|est|es)`
+const NAMING = String.raw`(?:['’]s\s+name\s+is|\s+is\s+(?:called|named)|\s+named|\s+called|\s+hei(?:ß|ss)t|\s+s['’]appelle|\s+se\s+llama|\s+si\s+chiama)`
+const BARE_IS = String.raw`\s+(?:is|ist|est|es|è)`
 
 /**
  * The name a relation word gives ("my wife, Jane Smith", "my wife's name is Jane Smith", "my son is
@@ -55,9 +69,9 @@ const nameOfRelation = (clause: string, at: number): string | undefined => {
 const NAME_WORD = "[\\p{Lu}][\\p{Ll}'’-]+"
 const NAME = `${NAME_WORD}(?:\\s+(?:[\\p{Lu}]\\.|${NAME_WORD})){1,3}`
 
-const spouseWords = "(?:my|our)\\s+(?:wife|husband|spouse|partner)|(?:married|marry)(?:\\s+to)?|ma\\s+femme|mon\\s+(?:mari|[ée]poux)|mon\\s+[ée]pouse|mari[ée]e?\\s+(?:avec|à)|meine\\s+(?:frau|ehefrau|partnerin)|mein(?:em)?\\s+(?:mann|ehemann|partner)|verheiratet\\s+mit|mi\\s+(?:esposa|esposo|marido|mujer|pareja)|casad[oa]\\s+con|spouse|wife|husband"
-const childWords = "(?:my|our)\\s+(?:son|daughter|child)|\\bson\\b|\\bdaughter\\b|\\bfils\\b|(?<!jeune\\s)\\bfille\\b|\\bTochter\\b|\\bSohn\\b|\\bhij[oa]\\b|notre\\s+(?:fils|fille|enfant)|mon\\s+(?:fils|enfant)|ma\\s+fille|unser(?:e|en)?\\s+(?:sohn|tochter|kind)|mein(?:e|en)?\\s+(?:sohn|tochter|kind)|(?:mi|nuestr[oa])\\s+(?:hij[oa])"
-const otherWords = "emergency|(?:my|our)\\s+(?:sister|brother|mother|father|parent|friend|neighbou?r|aunt|uncle|cousin|guardian)|\\bsister\\b|\\bbrother\\b|notfall|meine?\\s+(?:schwester|bruder|mutter|vater)|urgence|ma\\s+(?:s[œo]eur|m[èe]re)|mon\\s+(?:fr[èe]re|p[èe]re)|mi\\s+(?:herman[oa]|madre|padre)|emergencia"
+const spouseWords = "(?:my|our)\\s+(?:wife|husband|spouse|partner)|(?:married|marry)(?:\\s+to)?|ma\\s+femme|mon\\s+(?:mari|[ée]poux)|mon\\s+[ée]pouse|mari[ée]e?\\s+(?:avec|à)|meine\\s+(?:frau|ehefrau|partnerin)|mein(?:em)?\\s+(?:mann|ehemann|partner)|verheiratet\\s+mit|mi\\s+(?:esposa|esposo|marido|mujer|pareja)|casad[oa]\\s+con|mia\\s+moglie|mio\\s+marito|sposat[oa]\\s+con|spouse|wife|husband"
+const childWords = "(?:my|our)\\s+(?:son|daughter|child)|\\bson\\b|\\bdaughter\\b|\\bfils\\b|(?<!jeune\\s)\\bfille\\b|\\bTochter\\b|\\bSohn\\b|\\bhij[oa]\\b|notre\\s+(?:fils|fille|enfant)|mon\\s+(?:fils|enfant)|ma\\s+fille|unser(?:e|en)?\\s+(?:sohn|tochter|kind)|mein(?:e|en)?\\s+(?:sohn|tochter|kind)|(?:mi|nuestr[oa])\\s+(?:hij[oa])|(?:mio|nostro)\\s+figlio|(?:mia|nostra)\\s+figlia"
+const otherWords = "emergency|(?:my|our)\\s+(?:sister|brother|mother|father|parent|friend|neighbou?r|aunt|uncle|cousin|guardian)|\\bsister\\b|\\bbrother\\b|notfall|meine?\\s+(?:schwester|bruder|mutter|vater)|urgence|ma\\s+(?:s[œo]eur|m[èe]re)|mon\\s+(?:fr[èe]re|p[èe]re)|mi\\s+(?:herman[oa]|madre|padre)|emergencia|mia\\s+(?:sorella|madre)|mio\\s+(?:fratello|padre)|emergenza"
 // The person who acts for an organisation: its contact person, its authorised signatory.
 const representativeWords = "contact\\s+person|authori[sz]ed\\s+(?:signatory|representative|to\\s+sign)|signatory|legal\\s+representative|ansprechpartner(?:in)?|personne\\s+de\\s+contact|interlocut(?:eur|rice)|persona\\s+de\\s+contacto"
 /**
@@ -69,8 +83,17 @@ const REPRESENTATIVE_RE = new RegExp(
   `(?:\\b(?:[Ii]ts|[Oo]ur|[Tt]heir|[Tt]he\\s+company's|[Tt]he\\s+firm's)\\s+([a-z][a-z -]{2,40}?),\\s+)?(${NAME}),?\\s+(?:is|serves\\s+as|acts\\s+as)\\s+(?:the\\s+|its\\s+|our\\s+)?(?:company's\\s+|firm's\\s+)?(${representativeWords})`,
   "u"
 )
-// Matched with case: a word in capitals is not one of these ("ME", "MA" and "MI" are US states).
-const selfWords = "\\bI\\b|\\bI'm\\b|\\b[Mm]y\\b|\\b[Mm]e\\b|\\b[Jj]e\\b|\\b[Jj]'|\\b[Mm]'|\\b[Mm]on\\b|\\b[Mm]a\\b|\\b[Mm]es\\b|\\b[Ii]ch\\b|\\b[Mm]ein\\w*\\b|\\b[Mm]ir\\b|\\b[Mm]ich\\b|\\b[Yy]o\\b|\\b[Mm]i\\b|\\b[Mm]is\\b"
+/**
+ * Someone to contact, named after the word ("please contact Priya Raman, Chief Financial
+ * Officer, at 604-555-0150"). Groups: the name, the title (optional).
+ */
+const CONTACT_NAMED = new RegExp(
+  `\\b(?:contact|kontaktieren\\s+Sie|contactez|contacte|contactar\\s+a)\\s+(${NAME})(?:,\\s+(?:(?:our|the|its|their)\\s+)?([A-Za-z][A-Za-z -]{2,40}?),)?(?=\\s+(?:at|on|by|via|unter|au|al|en)\\b|[.;]|$)`,
+  "gu"
+)
+// Matched with case: a word in capitals is not one of these ("ME", "MA" and "MI" are US states),
+// nor is a name ("Mia", where "mia" is Italian for "my").
+const selfWords = "\\bI\\b|\\bI'm\\b|\\b[Mm]y\\b|\\b[Mm]e\\b|\\b[Jj]e\\b|\\b[Jj]'|\\b[Mm]'|\\b[Mm]on\\b|\\b[Mm]a\\b|\\b[Mm]es\\b|\\b[Ii]ch\\b|\\b[Mm]ein\\w*\\b|\\b[Mm]ir\\b|\\b[Mm]ich\\b|\\b[Yy]o\\b|\\b[Mm]i\\b|\\b[Mm]is\\b|\\b[Ii]o\\b|\\bmi[oa]\\b|\\b[Ss]ono\\b|\\b[Aa]bito\\b|\\b[Ll]avoro\\b"
 
 /** Sentences and clauses: a new subject starts after `.`, `;` or `!` (not inside "U.S." or "S.à r.l."). */
 const clauses = (text: string): ReadonlyArray<{ text: string; at: number }> => {
@@ -109,6 +132,7 @@ const markersOf = (clause: string, state: { children: Array<string> }): Readonly
     return { role: "dependent", dependent_index: index + 1 }
   })
   add(new RegExp(representativeWords, "giu"), (m) => ({ role: "other", relation: m[0].toLowerCase() }))
+  add(CONTACT_NAMED, () => ({ role: "other", relation: "contact person" }))
   add(new RegExp(otherWords, "giu"), (m) => ({ role: "other", relation: m[0].toLowerCase() }))
   add(new RegExp(spouseWords, "giu"), () => ({ role: "spouse" }))
   add(new RegExp(selfWords, "gu"), () => SELF)
@@ -149,9 +173,9 @@ const dateKind = (before: string, after: string): SemanticType | undefined => {
   const b = before.toLowerCase().slice(-40)
   const near = (re: RegExp) => re.test(b)
   const kinds: Array<[SemanticType, RegExp]> = [
-    ["birth_date", /(?:born|birth|n[ée]e?\s+le|geboren|geb\.|nac[íi](?:d[oa])?)\s*(?:on|am|le|el)?\s*[,:]?\s*$/u],
-    ["marriage_date", /(?:married|wedding|mari[ée]e?s?|verheiratet|heirat\w*|casad[oa]s?|nos\s+casamos|boda)\s*(?:on|am|le|el|since|seit|depuis|desde(?:\s+el)?)?\s*$/u],
-    ["start_date", /(?:since|depuis\s+le|depuis|seit\s+dem|seit|desde\s+el|desde|started\s+on|hired\s+on|starting)\s*$/u],
+    ["birth_date", /(?:born|birth|n[ée]e?\s+le|geboren|geb\.|nac[íi](?:d[oa])?|nat[oa])\s*(?:on|am|le|el|il)?\s*[,:]?\s*$/u],
+    ["marriage_date", /(?:married|wedding|mari[ée]e?s?|verheiratet|heirat\w*|casad[oa]s?|nos\s+casamos|boda|sposat[oa]|matrimonio)\s*(?:on|am|le|el|il|since|seit|depuis|desde(?:\s+el)?|dal)?\s*$/u],
+    ["start_date", /(?:since|depuis\s+le|depuis|seit\s+dem|seit|desde\s+el|desde|dal|started\s+on|hired\s+on|starting)\s*$/u],
     // "My birthday is", "date of birth in numbers:", "DOB".
     ["birth_date", /(?:birthday|birth\s*date|date\s+of\s+birth|\bdob)\b[^.;\d]{0,20}$/u]
   ]
@@ -163,42 +187,56 @@ const dateKind = (before: string, after: string): SemanticType | undefined => {
   return undefined
 }
 
-const BORN = String.raw`(?:[Bb]orn|[Nn][ée]e?|[Gg]eboren|[Nn]acid[oa]|[Nn]ac[íi])`
+const BORN = String.raw`(?:[Bb]orn|[Nn][ée]e?|[Gg]eboren|[Nn]acid[oa]|[Nn]ac[íi]|[Nn]at[oa])`
 const PLACE = `${NAME_WORD}(?:[\\s-]${NAME_WORD})*(?:,\\s+${NAME_WORD}(?:\\s${NAME_WORD})*|\\s+\\([^)]+\\))?`
-const BORN_AT_PLACE_ON = new RegExp(`\\b${BORN}\\s+(?:in|at|à|a|en)\\s+[^.;:\\d]{2,60}?\\s+(?:on|le|am|el)\\s*$`, "u")
+const BORN_AT_PLACE_ON = new RegExp(`\\b${BORN}\\s+(?:in|at|à|a|en)\\s+[^.;:\\d]{2,60}?\\s+(?:on|le|am|el|il)\\s*$`, "u")
 /** "born in Duluth, Minnesota", "née à Nancy", "geboren in Köln", "nacida en Sevilla": the place (group 1). */
 const BORN_IN = new RegExp(`\\b${BORN}\\s+(?:in|à|a|en)\\s+(${PLACE})`, "gu")
 
 const idKinds: ReadonlyArray<[SemanticType, RegExp]> = [
   ["ssn", /(?:social\s+security(?:\s+number)?|ssn|s[ée]curit[ée]\s+sociale|sozialversicherungsnummer|nir)\b[^.;\d]{0,25}$/iu],
   ["ein", /(?:employer\s+identification(?:\s+number)?|\bein)\b[^.;\d]{0,25}$/iu],
-  ["national_id", /(?:alien\s+(?:registration\s+)?number|\bA-?number|identification\s+national\w*|national\s+(?:id\w*|identification)(?:\s+number)?|matricule\)?|identity\s+card\s+number|personalausweis\w*|\bdni\b|\bnie\b|documento\s+nacional\s+de\s+identidad)[^.;\d]{0,25}$/iu],
-  ["passport_number", /(?:passport\s+(?:number|no\.?)|num[ée]ro\s+de\s+passeport|reisepassnummer)[^.;\d]{0,25}$/iu],
-  ["tax_id", /(?:steuer-?id\w*|steuernummer|tax\s+id\w*|num[ée]ro\s+fiscal)[^.;\d]{0,25}$/iu],
-  ["phone", /(?:phone|telephone|t[ée]l[ée]phone|telefon\w*|tel[ée]fono|\btel\b\.?|\bt[ée]l\b\.?|mobile|m[óo]vil|\bcell(?:ular)?\b|\bhandy\b|portable|joindre\s+au|reach\s+(?:me|us|him|her)\s+at|erreichbar\s+unter|call|text\s+(?:me|us))[^.;\d]{0,25}$/iu],
-  ["fax", /(?:fax|t[ée]l[ée]copie)[^.;\d]{0,15}$/iu]
+  ["national_id", /(?:national\s+insurance(?:\s+number)?|alien\s+(?:registration\s+)?number|\bA-?number|identification\s+national\w*|national\s+(?:id\w*|identification)(?:\s+number)?|matricule\)?|identity\s+card\s+number|personalausweis\w*|\bdni\b|\bnie\b|documento\s+nacional\s+de\s+identidad|carta\s+d['’]identit[àa])[^.;\d]{0,25}$/iu],
+  ["passport_number", /(?:passport\s+(?:number|no\.?)|num[ée]ro\s+de\s+passeport|reisepassnummer|passaporto)[^.;\d]{0,25}$/iu],
+  ["tax_id", /(?:steuer-?id\w*|steuernummer|tax\s+id\w*|num[ée]ro\s+fiscal|business\s+number|codice\s+fiscale|partita\s+iva|vat\s+(?:number|no\.?))[^.;\d]{0,25}$/iu],
+  ["phone", /(?:phone|telephone|t[ée]l[ée]phone|telefon\w*|tel[ée]fono|\btel\b\.?|\bt[ée]l\b\.?|mobile|m[óo]vil|\bcell(?:ular)?\b|cellulare|\bhandy\b|portable|joindre\s+au|reach\s+(?:me|us|him|her)\s+(?:at|on)|ring\s+(?:me|us)\s+on|erreichbar\s+unter|call|text\s+(?:me|us))[^.;\d]{0,25}$/iu],
+  ["fax", /(?:fax|t[ée]l[ée]copie)[^.;\d]{0,15}$/iu],
+  // "please contact Priya Raman, Chief Financial Officer, at 604-555-0150".
+  ["phone", /\bcontact\s+[^.;\d]{2,80}?\s(?:at|on|unter|au|al)\s*$/iu]
 ]
 
 const letteredKinds: ReadonlySet<SemanticType> = new Set(["national_id", "passport_number", "tax_id", "driver_license"])
 const NUMBER_RE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)\s*)?\d[\d\s./-]{5,}\d(?:[\s]?\d{2})?/g
+/** A code of 8 to 20 capitals and digits, with two digits and a letter at least. */
+const MIXED_CODE_RE = /(?<![\p{L}\d])(?=[A-Z\d]*\d[A-Z\d]*\d)(?=[A-Z\d]*[A-Z])[A-Z\d]{8,20}(?![\p{L}\d])/gu
 const EMAIL_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g
-const STREET_WORDS = `(?:${["road", "rd", "street", "st", "avenue", "ave", "boulevard", "blvd", "drive", "dr", "lane", "ln", "court", "ct", "place", "pl", "way", "terrace", "parkway", "circle", "highway", "hwy"].flatMap((w) => [w, w.charAt(0).toUpperCase() + w.slice(1)]).join("|")})`
+const STREET_WORDS = `(?:${["road", "rd", "street", "st", "avenue", "ave", "boulevard", "blvd", "drive", "dr", "lane", "ln", "court", "ct", "place", "pl", "way", "terrace", "parkway", "circle", "highway", "hwy", "close", "crescent", "gardens", "grove", "hill", "square", "mews", "row", "walk"].flatMap((w) => [w, w.charAt(0).toUpperCase() + w.slice(1)]).join("|")})`
 const US_ADDRESS_RE = new RegExp(
   `\\b\\d{1,6}\\s+(?:[\\p{Lu}\\d][\\p{L}\\d'.-]*\\s+){0,4}${STREET_WORDS}\\.?(?:,?\\s+(?:[Aa]pt|[Aa]partment|[Ss]uite|[Ss]te|[Uu]nit|#)\\.?\\s*[\\w-]+)?,\\s+[\\p{Lu}][\\p{L} .'-]{0,40}?,?\\s+(?:[A-Z]{2}|${usStateNamePattern})\\s+\\d{5}(?:-\\d{4})?`,
   "gu"
 )
-const EU_ADDRESS_RE = /\b\d{1,4}(?:\s?(?:bis|ter|[a-z]))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|all[ée]e|impasse|route|quai|cours)\s+[^,;]+?,\s+(?:[A-Z]{1,2}-)?\d{4,5}\s+[\p{Lu}][\p{L}'-]+(?:[\s-][\p{Lu}][\p{L}'-]+)*|\b[\p{Lu}][\p{L}-]*(?:stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|ring|damm)\s+\d+\s?[a-z]?,\s+(?:D-)?\d{5}\s+[\p{Lu}][\p{L}-]+|\b(?:[Cc]alle|C\/|[Aa]venida|[Aa]vda\.|[Pp]laza|[Pp]aseo|[Cc]amino|[Rr]onda|[Tt]ravesía)\s+[^,;\d]{2,40}?,?\s+\d+(?:\s?[A-Za-z])?(?:,\s*\d+º?\s*[A-Za-z]?)?,\s+\d{5}\s+[\p{Lu}][\p{L}-]+(?:\s[\p{Lu}][\p{L}-]+)*/gu
+// "2200 Lougheed Highway, Suite 410, Maple Ridge, BC V2X 2V1[, Canada]".
+const CA_ADDRESS_RE = new RegExp(
+  `\\b\\d{1,6}\\s+(?:[\\p{Lu}\\d][\\p{L}\\d'.-]*\\s+){0,4}${STREET_WORDS}\\.?(?:\\s+[NSEW]\\b)?(?:,?\\s+(?:[Aa]pt|[Aa]partment|[Ss]uite|[Ss]te|[Uu]nit|#)\\.?\\s*[\\w-]+)?,\\s+[\\p{Lu}][\\p{L} .'-]{0,40}?,?\\s+(?:${canadianProvinces.join("|")})\\s+${CANADIAN_POSTAL}(?:,\\s+Canada)?`,
+  "gu"
+)
+// "Flat 3, 41 Wellington Road, Bristol BS2 8QX[, United Kingdom]".
+const UK_ADDRESS_RE = new RegExp(
+  `(?:\\b(?:Flat|Apartment|Apt|Suite|Unit)\\s+[\\w-]+,\\s+)?\\b\\d{1,5}[A-Za-z]?\\s+(?:[\\p{Lu}][\\p{L}'.-]*\\s+){0,4}${STREET_WORDS},\\s+[\\p{Lu}][\\p{L} .'-]{0,40}?,?\\s+${BRITISH_POSTCODE}(?:,\\s+(?:United Kingdom|UK|England|Scotland|Wales|Northern Ireland))?`,
+  "gu"
+)
+const EU_ADDRESS_RE = /\b\d{1,4}(?:\s?(?:bis|ter|[a-z]))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|all[ée]e|impasse|route|quai|cours)\s+[^,;]+?,\s+(?:[A-Z]{1,2}-)?\d{4,5}\s+[\p{Lu}][\p{L}'-]+(?:[\s-][\p{Lu}][\p{L}'-]+)*|\b[\p{Lu}][\p{L}-]*(?:stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|ring|damm)\s+\d+\s?[a-z]?,\s+(?:D-)?\d{5}\s+[\p{Lu}][\p{L}-]+|\b(?:[Cc]alle|C\/|[Aa]venida|[Aa]vda\.|[Pp]laza|[Pp]aseo|[Cc]amino|[Rr]onda|[Tt]ravesía)\s+[^,;\d]{2,40}?,?\s+\d+(?:\s?[A-Za-z])?(?:,\s*\d+º?\s*[A-Za-z]?)?,\s+\d{5}\s+[\p{Lu}][\p{L}-]+(?:\s[\p{Lu}][\p{L}-]+)*|\b(?:[Vv]ia|[Vv]iale|[Pp]iazza|[Pp]iazzale|[Cc]orso|[Ll]argo|[Vv]icolo|[Ss]trada|[Ll]ungomare)\s+[^,;\d]{2,40}?,?\s+\d+(?:\s?[A-Za-z]|\/\d+)?,\s+\d{5}\s+[\p{Lu}][\p{L}'-]+(?:\s[\p{Lu}][\p{L}'-]+)*(?:\s+\([A-Z]{2}\))?/gu
 
 const maritalWords: ReadonlyArray<[RegExp, string]> = [
-  [/\b(?:i\s+am|i'm)\s+(?:single|unmarried)\b|\bje\s+suis\s+c[ée]libataire\b|\bich\s+bin\s+ledig\b|\b(?:estoy|soy)\s+solter[oa]\b/iu, "Single"],
-  [/\b(?:i\s+am|i'm)\s+divorced\b|\bje\s+suis\s+divorc[ée]e?\b|\bich\s+bin\s+geschieden\b|\b(?:estoy|soy)\s+divorciad[oa]\b/iu, "Divorced"],
-  [/\b(?:i\s+am|i'm)\s+widowed\b|\bje\s+suis\s+veu(?:f|ve)\b|\bich\s+bin\s+verwitwet\b|\b(?:estoy|soy)\s+viud[oa]\b/iu, "Widowed"],
-  [/\b(?:i\s+am|i'm)\s+married\b|\bi\s+married\b|\bmy\s+(?:wife|husband)\b|\bje\s+suis\s+mari[ée]e?\b|\bich\s+bin\s+verheiratet\b|\bma\s+femme\b|\bmon\s+mari\b|\bmeine\s+(?:ehe)?frau\b|\bmein\s+(?:ehe)?mann\b|\b(?:estoy|soy)\s+casad[oa]\b|\bmi\s+(?:esposa|esposo|marido)\b/iu, "Married"]
+  [/\b(?:i\s+am|i'm)\s+(?:single|unmarried)\b|\bje\s+suis\s+c[ée]libataire\b|\bich\s+bin\s+ledig\b|\b(?:estoy|soy)\s+solter[oa]\b|\bsono\s+(?:nubile|celibe|single)\b/iu, "Single"],
+  [/\b(?:i\s+am|i'm)\s+divorced\b|\bje\s+suis\s+divorc[ée]e?\b|\bich\s+bin\s+geschieden\b|\b(?:estoy|soy)\s+divorciad[oa]\b|\bsono\s+divorziat[oa]\b/iu, "Divorced"],
+  [/\b(?:i\s+am|i'm)\s+widowed\b|\bje\s+suis\s+veu(?:f|ve)\b|\bich\s+bin\s+verwitwet\b|\b(?:estoy|soy)\s+viud[oa]\b|\bsono\s+vedov[oa]\b/iu, "Widowed"],
+  [/\b(?:i\s+am|i'm)\s+married\b|\bi\s+married\b|\bmy\s+(?:wife|husband)\b|\bje\s+suis\s+mari[ée]e?\b|\bich\s+bin\s+verheiratet\b|\bma\s+femme\b|\bmon\s+mari\b|\bmeine\s+(?:ehe)?frau\b|\bmein\s+(?:ehe)?mann\b|\b(?:estoy|soy)\s+casad[oa]\b|\bmi\s+(?:esposa|esposo|marido)\b|\bsono\s+sposat[oa]\b|\bmia\s+moglie\b|\bmio\s+marito\b/iu, "Married"]
 ]
 // "I am female", "I'm single and male", "je suis une femme", "ich bin männlich": the person's sex.
 const sexWords: ReadonlyArray<[RegExp, string]> = [
-  [/\b(?:I\s+am|I'm|[Ss]he\s+is)\s+(?:[a-z]+\s+and\s+)?(?:an?\s+)?(?:female|woman)(?![\w-])|\b[Jj]e\s+suis\s+une\s+femme\b|\b[Ii]ch\s+bin\s+(?:eine\s+frau|weiblich)\b|\b[Ss]oy\s+(?:una\s+)?mujer\b/u, "Female"],
-  [/\b(?:I\s+am|I'm|[Hh]e\s+is)\s+(?:[a-z]+\s+and\s+)?(?:an?\s+)?(?:male|man)(?![\w-])|\b[Jj]e\s+suis\s+un\s+homme\b|\b[Ii]ch\s+bin\s+(?:ein\s+mann|m(?:ä|ae)nnlich)\b|\b[Ss]oy\s+(?:un\s+)?hombre\b/u, "Male"]
+  [/\b(?:I\s+am|I'm|[Ss]he\s+is)\s+(?:[a-z]+\s+and\s+)?(?:an?\s+)?(?:female|woman)(?![\w-])|\b[Jj]e\s+suis\s+une\s+femme\b|\b[Ii]ch\s+bin\s+(?:eine\s+frau|weiblich)\b|\b[Ss]oy\s+(?:una\s+)?mujer\b|\b[Ss]ono\s+una\s+donna\b/u, "Female"],
+  [/\b(?:I\s+am|I'm|[Hh]e\s+is)\s+(?:[a-z]+\s+and\s+)?(?:an?\s+)?(?:male|man)(?![\w-])|\b[Jj]e\s+suis\s+un\s+homme\b|\b[Ii]ch\s+bin\s+(?:ein\s+mann|m(?:ä|ae)nnlich)\b|\b[Ss]oy\s+(?:un\s+)?hombre\b|\b[Ss]ono\s+un\s+uomo\b/u, "Male"]
 ]
 const filingWords: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:file|filing)\s+(?:our\s+(?:taxes|tax\s+returns?|returns?)\s+)?jointly\b|\bjoint\s+(?:tax\s+)?return\b/iu, "Married filing jointly"],
@@ -210,19 +248,22 @@ const filingWords: ReadonlyArray<[RegExp, string]> = [
 // "deutsche Staatsangehörige", "de nacionalidad española".
 const NATIONALITY_RES: ReadonlyArray<RegExp> = [
   /\b((?:U\.\s?S\.|US|American|United States)\s+(?:citizen|national))\b/gu,
-  /\b(?:an?|also\s+an?)\s+((?!U\.)[\p{Lu}][\p{Ll}]+\s+citizen)\b/gu,
+  // "a British citizen" is British: a form's nationality box wants the demonym alone.
+  /\b(?:an?|also\s+an?)\s+((?!U\.)[\p{Lu}][\p{Ll}]+)\s+citizen\b/gu,
   /\bcitizen\s+of\s+((?:the\s+)?[\p{Lu}][\p{L}]+(?:\s+[\p{Lu}][\p{L}]+)*)/gu,
   /\bde\s+nationalit[ée]\s+(\p{L}+)/giu,
   /\b(\p{L}+e[rn]?)\s+Staats(?:bürger|angehörig)\w*/gu,
-  /\bde\s+nacionalidad\s+(\p{L}+)/giu
+  /\bde\s+nacionalidad\s+(\p{L}+)/giu,
+  // "sono cittadina italiana", "di nazionalità italiana", "di cittadinanza italiana".
+  /\b(?:cittadin[oa]|di\s+nazionalit[àa]|di\s+cittadinanza)\s+(\p{Ll}+)/gu
 ]
 // "I speak French, German and English", "je parle français et allemand", "ich spreche Deutsch".
-const LANGUAGES_RE = /\b(?:I\s+(?:can\s+)?speak|je\s+parle|ich\s+spreche|hablo)\s+([^.;:!?]{3,120})/giu
+const LANGUAGES_RE = /\b(?:I\s+(?:can\s+)?speak|je\s+parle|ich\s+spreche|hablo|parlo)\s+([^.;:!?]{3,120})/giu
 // "I have never applied for or held a U.S. passport", "je n'ai jamais eu de passeport".
 const NO_PASSPORT_RE =
   /\bnever\s+(?:applied\s+for|had|held|owned|been\s+issued)(?:\s+(?:or|nor|and)\s+(?:applied\s+for|had|held|owned|been\s+issued))*\s+(?:an?\s+)?(?:U\.\s?S\.\s+)?passport|\bjamais\s+(?:eu|demand[ée]|obtenu|poss[ée]d[ée])\s+(?:de\s+|un\s+)?passeport|\b(?:noch\s+)?nie\s+(?:einen\s+)?(?:Reise)?pass\b|\bnunca\s+(?:he\s+)?(?:tenido|solicitado)\s+(?:un\s+)?pasaporte/iu
 
-const OCCUPATION_STOP = /^(?:u\.?s\.?|citizen|resident|n[ée]e?|mari[ée]e?|c[ée]libataire|divorc|veu|de|du|en|à|au|a|the|an|ledig|verheiratet|geboren|single|married|widowed|divorced|born|not|never|also|retired|unemployed|mujer|hombre)\b|^(?:solter|casad|viud|jubilad|espa[ñn]ol)/iu
+const OCCUPATION_STOP = /^(?:u\.?s\.?|citizen|resident|n[ée]e?|mari[ée]e?|c[ée]libataire|divorc|veu|de|du|en|à|au|a|the|an|ledig|verheiratet|geboren|single|married|widowed|divorced|born|not|never|also|retired|unemployed|mujer|hombre|nat[oa]|cittadin[oa]|nubile|celibe|sposat[oa]|divorziat[oa]|vedov[oa]|una?|uomo|donna|in|di|da)\b|^(?:solter|casad|viud|jubilad|espa[ñn]ol|italian)/iu
 
 /**
  * Everything one clause says, with its position. Names are the person's own only where the text
@@ -238,7 +279,7 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     found.push({ type: "email", value: m[0].replace(/\.$/, ""), at: m.index!, evidence: `e-mail '${m[0]}'` })
     take(m.index!, m.index! + m[0].length)
   }
-  for (const re of [US_ADDRESS_RE, EU_ADDRESS_RE]) {
+  for (const re of [US_ADDRESS_RE, CA_ADDRESS_RE, UK_ADDRESS_RE, EU_ADDRESS_RE]) {
     for (const m of clause.matchAll(re)) {
       const at = m.index!, end = at + m[0].length
       if (!free(at, end)) continue
@@ -251,13 +292,15 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
       add("city", parts.city)
       add("state", parts.state)
       add("postal_code", parts.postal)
+      // The country the address itself ends with ("…, BC V2X 2V1, Canada").
+      if (parts.country !== undefined && m[0].endsWith(parts.country)) add("country", parts.country)
       // "en France", "in Germany" right after the address names its country.
       const country = clause.slice(end).match(/^,?\s+(?:in|en|au|aux|in\s+der|im)\s+([\p{Lu}][\p{L}-]+)/u)
       if (country) found.push({ type: "country", value: country[1]!, at, evidence: `country after the address '${country[0].trim()}'` })
     }
   }
   // Full dates (`Dates.ts`); numeric ones in the order of the clause's language.
-  const order = /[a-zäöüéèàç]{4,}/iu.test(clause) && /\b(?:le|der|die|und|et|je|ich)\b/iu.test(clause) ? "DMY" : "MDY"
+  const order = /[a-zäöüéèàç]{4,}/iu.test(clause) && /\b(?:le|der|die|und|et|je|ich|il|di|sono|nata|nato)\b/iu.test(clause) ? "DMY" : "MDY"
   for (const date of Dates.findDates(clause, order)) {
     const at = date.at, end = date.end
     if (!free(at, end)) continue
@@ -301,23 +344,42 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
   for (const m of clause.matchAll(NUMBER_RE)) {
     const raw = m[0].trim()
     const at = m.index!, end = at + m[0].length
-    if (!free(at, end) || raw.replace(/\D/g, "").length < 7) continue
+    const digits = raw.replace(/\D/g, "").length
+    if (!free(at, end) || digits < 6) continue
     const before = clause.slice(0, at)
     const kind = idKinds.find(([, re]) => re.test(before))?.[0]
     // Phone and fax numbers are the valid ones read above.
     if (!kind || kind === "phone" || kind === "fax") continue
-    take(at, end)
-    // The letters an identity or passport number is written with ("12345678Z", "X1234567L").
+    // The letters an identity or passport number is written with ("12345678Z", "X1234567L", "QQ 12 34 56 C").
     const lettered = letteredKinds.has(kind)
-    const prefix = lettered ? before.match(/(?<!\p{L})[A-Z]{1,2}$/u)?.[0] ?? "" : ""
-    const suffix = lettered ? clause.slice(end).match(/^[A-Z](?![\p{L}\d])/u)?.[0] ?? "" : ""
+    const prefix = lettered ? before.match(/(?<!\p{L})[A-Z]{1,2}\s?$/u)?.[0] ?? "" : ""
+    // Six digits are a number only with its letters (a National Insurance number); else seven at least.
+    if (digits < 7 && prefix === "") continue
+    take(at, end)
+    // A letter after the digits ("12345678Z"), a letter after a space when letters lead too
+    // ("QQ 12 34 56 C", a British National Insurance number), or letters and digits after the
+    // digits ("123456789RT0001", a Canadian business number and its program account).
+    const suffix = lettered
+      ? clause.slice(end).match(prefix !== "" ? /^\s?[A-Z](?![\p{L}\d])/u : /^(?:[A-Z]{2}\d{4}|[A-Z])(?![\p{L}\d])/u)?.[0] ?? ""
+      : ""
     const value = `${prefix}${raw}${suffix}`
     const said = before.slice(0, before.length - prefix.length)
     const scheme = kind === "national_id" ? Vocabulary.idSchemeOf(said.slice(-40)) : undefined
     found.push({ type: kind, value, at, evidence: `'${said.slice(-30).trim()} ${value}'`, ...(scheme !== undefined ? { scheme } : {}) })
   }
+  // Identifiers of letters and digits mixed ("BNCGLI91E47L219X", an Italian codice fiscale), after the words that name them.
+  for (const m of clause.matchAll(MIXED_CODE_RE)) {
+    const at = m.index!, end = at + m[0].length
+    if (!free(at, end)) continue
+    const before = clause.slice(0, at)
+    const kind = idKinds.find(([, re]) => re.test(before))?.[0]
+    if (kind === undefined || !letteredKinds.has(kind)) continue
+    take(at, end)
+    const scheme = kind === "national_id" ? Vocabulary.idSchemeOf(before.slice(-40)) : undefined
+    found.push({ type: kind, value: m[0], at, evidence: `'${before.slice(-30).trim()} ${m[0]}'`, ...(scheme !== undefined ? { scheme } : {}) })
+  }
   // Names the text introduces.
-  for (const m of clause.matchAll(/(?:\bmy\s+name\s+is|\bI\s+am|\bI'm|\bje\s+m['’]appelle|\bje\s+suis|\bmon\s+nom\s+est|\bich\s+hei(?:ß|ss)e|\bmein\s+name\s+ist|\bich\s+bin|\bme\s+llamo|\bmi\s+nombre\s+es|\bsoy)/giu)) {
+  for (const m of clause.matchAll(/(?:\bmy\s+name\s+is|\bI\s+am|\bI'm|\bje\s+m['’]appelle|\bje\s+suis|\bmon\s+nom\s+est|\bich\s+hei(?:ß|ss)e|\bmein\s+name\s+ist|\bich\s+bin|\bme\s+llamo|\bmi\s+nombre\s+es|\bsoy|\bmi\s+chiamo|\bil\s+mio\s+nome\s+è)/giu)) {
     const name = nameAfter(clause, m.index! + m[0].length)
     if (name) {
       found.push({ type: "full_name", value: name, at: m.index!, evidence: `'${m[0]} ${name}'`, person: SELF })
@@ -344,6 +406,13 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     found.push({ type: "full_name", value: rep[2]!, at, evidence: `'${rep[0].trim()}'`, person })
     if (rep[1]) found.push({ type: "occupation", value: rep[1].charAt(0).toUpperCase() + rep[1].slice(1), at, evidence: `'${rep[0].trim()}'`, person })
   }
+  // Someone to contact, named after the word: another person, with their title when given.
+  for (const m of clause.matchAll(CONTACT_NAMED)) {
+    const person: Person = { role: "other", relation: "contact person" }
+    const at = m.index! + m[0].indexOf(m[1]!)
+    found.push({ type: "full_name", value: m[1]!, at, evidence: `'${m[0].trim()}'`, person })
+    if (m[2]) found.push({ type: "occupation", value: m[2].charAt(0).toUpperCase() + m[2].slice(1), at, evidence: `'${m[0].trim()}'`, person })
+  }
   // Occupation: "I am a civil engineer", "a pharmacist" right after a name, "je suis comptable", "ich bin Lehrerin".
   const job = [
     ...clause.matchAll(/\b(?:I\s+am|I'm|I\s+work\s+as|works?\s+as|is)\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in|working|employed|based|living|from)\b|[,.;]|$)/gu),
@@ -351,7 +420,8 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     ...clause.matchAll(/\p{Ll},\s+(?:a|an)\s+([a-z][a-z -]{2,40}?)(?=\s+(?:and|at|for|with|who|since|in|working|employed|based|living|from)\b|[,.;]|$)/gu),
     ...clause.matchAll(/\b[Jj]e\s+suis\s+([a-zà-ÿ][a-zà-ÿ -]{2,40}?)(?=\s+(?:et|chez|à|au|depuis|dans)(?=\s|$)|[,.;]|$)/gu),
     ...clause.matchAll(/\b[Ii]ch\s+(?:bin|arbeite\s+als)\s+([\p{Lu}][\p{Ll}-]{2,40})(?=\s+(?:und|bei|seit|in)\b|[,.;]|$)/gu),
-    ...clause.matchAll(/\b(?:[Ss]oy|[Tt]rabajo\s+como)\s+(?:una?\s+)?([a-záéíóúñ][a-záéíóúñ -]{2,40}?)(?=\s+(?:y|en|de|desde|para)\b|[,.;]|$)/gu)
+    ...clause.matchAll(/\b(?:[Ss]oy|[Tt]rabajo\s+como)\s+(?:una?\s+)?([a-záéíóúñ][a-záéíóúñ -]{2,40}?)(?=\s+(?:y|en|de|desde|para)\b|[,.;]|$)/gu),
+    ...clause.matchAll(/\b(?:[Ss]ono|[Ll]avoro\s+come)\s+(?:un[oa]?\s+|un'\s*)?([a-zàèéìòù][a-zàèéìòù -]{2,40}?)(?=\s+(?:e|presso|a|da|in|di|dal)\b|[,.;]|$)/gu)
   ]
   for (const m of job) {
     const word = m[1]!.trim()
@@ -360,7 +430,7 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
   }
   // Employer: "worked for X since", "employed by X", "chez X,", "bei der X".
   // Also after the occupation: "I work as a nurse at X", "I'm an engineer with X".
-  const employer = clause.match(/\b(?:work(?:ed|s|ing)?\s+(?:for|at)|(?:work(?:ed|s|ing)?\s+as|I\s+am|I'm)\s+(?:a|an)\s+[a-z][a-z -]{2,40}?\s+(?:at|for|with)|employed\s+(?:by|at)|employer\s+is|chez|bei(?:\s+der)?|trabajo\s+(?:en|para))\s+([\p{Lu}][\p{L}\p{N}&'’. -]*?)(?=\s*,|\s+(?:since|depuis|seit|as|comme|als|in|à|en)\b|\s*;|\.\s|\.$|$)/u)
+  const employer = clause.match(/\b(?:work(?:ed|s|ing)?\s+(?:for|at)|(?:work(?:ed|s|ing)?\s+as|I\s+am|I'm)\s+(?:a|an)\s+[a-z][a-z -]{2,40}?\s+(?:at|for|with)|employed\s+(?:by|at)|employer\s+is|chez|bei(?:\s+der)?|trabajo\s+(?:en|para)|lavoro\s+(?:presso|per)|presso)\s+([\p{Lu}][\p{L}\p{N}&'’. -]*?)(?=\s*,|\s+(?:since|depuis|seit|as|comme|als|in|à|en|dal|come)\b|\s*;|\.\s|\.$|$)/u)
   if (employer && /\s/.test(employer[1]!.trim())) {
     found.push({ type: "employer", value: employer[1]!.trim(), at: employer.index!, evidence: `'${employer[0].trim()}'`, person: SELF })
     // An address right after the employer's name is the employer's.
@@ -450,8 +520,11 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
         evidence: `text: ${f.evidence}`
       }
       if (f.type === "full_name") {
-        typed.push({ ...base, type: "full_name", value: f.value })
-        const parts = splitName(f.value, spanish)
+        // "My name is Mr Oliver Pritchard": the title is said apart from the name.
+        const titled = withoutCourtesyTitle(f.value)
+        typed.push({ ...base, type: "full_name", value: titled.name })
+        if (titled.prefix !== undefined) typed.push({ ...base, type: "name_prefix", value: titled.prefix })
+        const parts = splitName(titled.name, spanish)
         if (parts?.family) {
           typed.push({ ...base, type: "given_name", value: parts.given })
           typed.push({ ...base, type: "family_name", value: parts.family })

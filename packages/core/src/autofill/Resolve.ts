@@ -532,10 +532,11 @@ export const resolve = (fields: ReadonlyArray<FormField>, facts: ReadonlyArray<T
       const unit = wanted === "street_address" && !unitBoxes.has(semantic.role)
         ? sibling(facts, fact, "unit")
         : undefined
-      const street = unit && !fact.value.includes(unit.value) ? `${fact.value}, ${unit.value}` : fact.value
-      const given = wanted === "street_address" && houseBoxes.has(semantic.role)
-        ? { ...fact, value: withoutHouseNumber(street) }
-        : street !== fact.value ? { ...fact, value: street } : fact
+      // The house number goes from the street before the unit joins it ("Flat 3" keeps its 3).
+      const own = wanted === "street_address" && houseBoxes.has(semantic.role) ? withoutHouseNumber(fact.value) : fact.value
+      // A British flat is written before the street ("Flat 3, 41 Wellington Road"), a US unit after it.
+      const street = unit && !fact.value.includes(unit.value) ? (/^flat\b/i.test(unit.value) ? `${unit.value}, ${own}` : `${own}, ${unit.value}`) : own
+      const given = street !== fact.value ? { ...fact, value: street } : fact
       const written = valueFor(field, given)
       if (written === undefined) continue
       const how = given === fact ? "" : houseBoxes.has(semantic.role) ? "street without its house number, " : "street with its unit, "

@@ -96,6 +96,19 @@ describe("Facts.fromFacts", () => {
     expect(facts.some((f) => f.value === "red")).toBe(false)
   })
 
+  it("reads an English profile's numeric dates in the order of the country its holder lives in", () => {
+    // The same keys and date: a British holder means the 2nd of November, an American one the 11th of February.
+    const british = profileFacts({ "Date of birth": "02/11/1984", Country: "United Kingdom" })
+    expect(has(british, "self", "birth_date", "1984-11-02")).toBe(true)
+    const dialled = profileFacts({ "Date of birth": "02/11/1984", Mobile: "+44 7700 900123" })
+    expect(has(dialled, "self", "birth_date", "1984-11-02")).toBe(true)
+    const american = profileFacts({ "Date of birth": "02/11/1984", Country: "United States", Phone: "+1 630 555 0182" })
+    expect(has(american, "self", "birth_date", "1984-02-11")).toBe(true)
+    // Nothing to tell the order by: no date rather than a guess; a date only one order can read decides.
+    expect(profileFacts({ "Date of birth": "02/11/1984" }).some((f) => f.type === "birth_date")).toBe(false)
+    expect(has(profileFacts({ "Date of birth": "02/11/1984", "Start date": "25/06/2015", Country: "United States" }), "self", "birth_date", "1984-11-02")).toBe(true)
+  })
+
   it("flattens nested records and lists, and splits one-line addresses", () => {
     const facts = profileFacts({
       name: "Ada Byron Lovelace",

@@ -109,6 +109,77 @@ describe("Prose.fromProse", () => {
     expect(has(facts, "self", "marital_status", "Single")).toBe(true)
   })
 
+  it("reads British prose: the courtesy title apart from the name, the address with its flat and postcode, the National Insurance number", () => {
+    const facts = fromProse(
+      "My name is Mr Oliver James Pritchard and I am a British citizen. I live at Flat 3, 41 Wellington Road, Bristol BS2 8QX, United Kingdom. " +
+        "My National Insurance number is QQ 12 34 56 C.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "self", "name_prefix", "Mr")).toBe(true)
+    expect(has(facts, "self", "given_name", "Oliver")).toBe(true)
+    expect(has(facts, "self", "full_name", "Oliver James Pritchard")).toBe(true)
+    expect(facts.some((f) => f.type === "given_name" && f.value === "Mr")).toBe(false)
+    expect(has(facts, "self", "nationality", "British")).toBe(true)
+    expect(has(facts, "self", "street_address", "41 Wellington Road")).toBe(true)
+    expect(has(facts, "self", "unit", "Flat 3")).toBe(true)
+    expect(has(facts, "self", "city", "Bristol")).toBe(true)
+    expect(has(facts, "self", "postal_code", "BS2 8QX")).toBe(true)
+    expect(has(facts, "self", "country", "United Kingdom")).toBe(true)
+    expect(has(facts, "self", "address", "Flat 3, 41 Wellington Road, Bristol BS2 8QX")).toBe(true)
+    expect(has(facts, "self", "national_id", "QQ 12 34 56 C")).toBe(true)
+  })
+
+  it("reads an organisation that speaks of itself as \"we\": its name, Canadian address, business number, head count and contact", () => {
+    const facts = fromProse(
+      "Maple Ridge Timber Inc. (operating as Maple Ridge Lumber) is a British Columbia corporation. Our business number is 123456789RT0001. " +
+        "The office is at 2200 Lougheed Highway, Suite 410, Maple Ridge, BC V2X 2V1, Canada; phone 604-555-0147. We employ 48 people. " +
+        "For this filing please contact Priya Raman, Chief Financial Officer, at 604-555-0150.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "employer", "organization", "Maple Ridge Timber Inc.")).toBe(true)
+    expect(has(facts, "employer", "tax_id", "123456789RT0001")).toBe(true)
+    expect(has(facts, "employer", "street_address", "2200 Lougheed Highway")).toBe(true)
+    expect(has(facts, "employer", "unit", "Suite 410")).toBe(true)
+    expect(has(facts, "employer", "state", "BC")).toBe(true)
+    expect(has(facts, "employer", "postal_code", "V2X 2V1")).toBe(true)
+    expect(has(facts, "employer", "phone", "604-555-0147")).toBe(true)
+    expect(has(facts, "employer", "employee_count", "48")).toBe(true)
+    expect(has(facts, "other", "full_name", "Priya Raman")).toBe(true)
+    expect(has(facts, "other", "occupation", "Chief Financial Officer")).toBe(true)
+    expect(has(facts, "other", "phone", "604-555-0150")).toBe(true)
+    // Nothing of the organisation is the writer's own.
+    expect(facts.filter((f) => f.role === "self")).toEqual([])
+  })
+
+  it("reads Italian prose: name, birth, citizenship, codice fiscale, address with its province, job and marital status", () => {
+    const facts = fromProse(
+      "Mi chiamo Giulia Bianchi, sono nata a Torino (TO) il 7 maggio 1991 e sono cittadina italiana. Il mio codice fiscale è BNCGLI91E47L219X. " +
+        "Abito in Via Po 18, 10123 Torino (TO). Telefono: +39 011 555 0192. Sono architetta e sono nubile.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "self", "given_name", "Giulia")).toBe(true)
+    expect(has(facts, "self", "family_name", "Bianchi")).toBe(true)
+    expect(has(facts, "self", "birth_date", "1991-05-07")).toBe(true)
+    expect(has(facts, "self", "birth_place", "Torino (TO)")).toBe(true)
+    expect(has(facts, "self", "nationality", "italiana")).toBe(true)
+    expect(has(facts, "self", "tax_id", "BNCGLI91E47L219X")).toBe(true)
+    expect(has(facts, "self", "street_address", "Via Po 18")).toBe(true)
+    expect(has(facts, "self", "city", "Torino")).toBe(true)
+    expect(has(facts, "self", "state", "TO")).toBe(true)
+    expect(has(facts, "self", "postal_code", "10123")).toBe(true)
+    expect(has(facts, "self", "address", "Via Po 18, 10123 Torino (TO)")).toBe(true)
+    expect(has(facts, "self", "phone", "+39 011 555 0192")).toBe(true)
+    expect(has(facts, "self", "occupation", "Architetta")).toBe(true)
+    expect(has(facts, "self", "marital_status", "Single")).toBe(true)
+    // "mia" is Italian for "my"; Mia is also a daughter's name in English.
+    const english = fromProse("My name is Ann Lee, born on March 3, 1980. Our daughter Mia Lee was born on May 5, 2012.", "text_info", 0.95)
+    expect(has(english, "self", "birth_date", "1980-03-03")).toBe(true)
+    expect(has(english, "dependent", "birth_date", "2012-05-05", 1)).toBe(true)
+  })
+
   it("reads a German birth date set before the word \"geboren\"", () => {
     const facts = fromProse(
       "Ich heiße Jonas Becker und wurde am 3. Mai 1984 in Köln geboren. Meine Frau heißt Anna Becker und ist am 7. Juli 1986 geboren.",

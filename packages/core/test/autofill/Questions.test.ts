@@ -76,7 +76,7 @@ describe("Prose: nationality, languages and passport history", () => {
     const said = facts.filter((f) => ["nationality", "languages", "passport_history"].includes(f.type)).map((f) => [f.type, f.role, f.value])
     expect(said).toEqual(expect.arrayContaining([
       ["nationality", "self", "U.S. citizen"],
-      ["nationality", "spouse", "French citizen"],
+      ["nationality", "spouse", "French"],
       ["languages", "self", "English and Spanish"],
       ["passport_history", "self", "Never"]
     ]))

@@ -31,6 +31,47 @@ describe("Resolve.resolve", () => {
     expect(values(fields, [fact("national_id", "2 87 09 54 395 047 8")])).toEqual({})
   })
 
+  it("never writes a value's digits alone when its letters are part of it", () => {
+    const fields = [
+      field("ZIP code", { type: "postal_code", role: "self", format: { digits_only: true } }),
+      field("Zip", { type: "postal_code", role: "self", format: { max_length: 5 } }),
+      field("Postcode", { type: "postal_code", role: "self" }),
+      field("ZIP code", { type: "postal_code", role: "spouse", format: { digits_only: true } }),
+      field("DNI", { type: "national_id", role: "self", format: { digits_only: true } }),
+      field("Identification", { type: "national_id", role: "spouse", format: { digits_only: true, comb_cells: 9 } })
+    ]
+    // A British postcode is not "28", nor a DNI its digits without its letter; a ZIP+4 loses
+    // only its dash, an A-Number the "A" the form prints before its boxes.
+    const facts = [
+      fact("postal_code", "BS2 8QX"),
+      fact("postal_code", "60504-1234", { role: "spouse" }),
+      fact("national_id", "12345678Z"),
+      fact("national_id", "A123456789", { role: "spouse" })
+    ]
+    expect(Object.values(values(fields, facts))).toEqual(["BS2 8QX", "605041234", "123456789"])
+  })
+
+  it("joins the unit to a street box that has none of its own: a US apartment after the street, a British flat before it", () => {
+    const fields = [
+      field("Rue", { type: "street_address", role: "self" }),
+      field("Numéro", { type: "house_number", role: "self" }),
+      field("Ville", { type: "city", role: "self" }),
+      field("Street", { type: "street_address", role: "spouse" }),
+      field("Town", { type: "city", role: "spouse" })
+    ]
+    const facts = [
+      fact("street_address", "12 Birch Hollow Lane"),
+      fact("unit", "Apt 3B"),
+      fact("house_number", "12"),
+      fact("city", "Springfield"),
+      fact("street_address", "41 Wellington Road", { role: "spouse" }),
+      fact("unit", "Flat 3", { role: "spouse" }),
+      fact("city", "Bristol", { role: "spouse" })
+    ]
+    // The house number has a box of its own: it leaves the street, and the unit keeps all of itself.
+    expect(Object.values(values(fields, facts))).toEqual(["Birch Hollow Lane, Apt 3B", "12", "Springfield", "Flat 3, 41 Wellington Road", "Bristol"])
+  })
+
   it("fills by type and role, formatted for the field, from the most trusted source first", () => {
     const fields = [
       field("First name", { type: "given_name", role: "self" }),

@@ -25,6 +25,17 @@ describe("Vocabulary.typeOf", () => {
     ["City, town or post office, state, and ZIP code", "city_state_postal"],
     ["ZIP code", "postal_code"],
     ["Country", "country"],
+    // Italian: "città" is a city, "cittadinanza" (citizenship) a nationality.
+    ["Città", "city"],
+    ["Cittadinanza", "nationality"],
+    ["Sesso", "sex"],
+    // A British and a Canadian identifier; a bare "employees" key is a head count.
+    ["National Insurance number", "national_id"],
+    ["Business number (BN)", "tax_id"],
+    ["Employees", "employee_count"],
+    // Not a state, a given name or an occupation: an amount, and part of a code.
+    ["State Tax", "unknown"],
+    ["Enter first 2 digits of Standard Occupational Classification (S O C) Code.", "unknown"],
     ["Occupation", "occupation"],
     ["Name of employer", "employer"],
     ["Relationship to you", "relationship"],
