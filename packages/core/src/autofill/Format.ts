@@ -9,6 +9,7 @@ import type { FieldFormat, FieldValue, FormField, SemanticType } from "../FormFi
 import { ownLabel } from "../understand/Semantic.ts"
 import * as Vocabulary from "../understand/Vocabulary.ts"
 import { isDateType, type TypedFact, usStateCode } from "./Facts.ts"
+import * as Phones from "./Phones.ts"
 import * as Questions from "./Questions.ts"
 
 // A number asked for: not a name or an address.
@@ -96,6 +97,9 @@ export const formatText = (field: FormField, fact: TypedFact): { value: string; 
     // the value fills them exactly (a 13-digit number and its 2-digit key).
     const groups = groupsOf[fact.type] ?? segment.lengths
     if (hasLetters(value, fact.type)) return undefined
+    // Phone boxes of 3, 3 and 4 digits are North American: a number of another country ("0941
+    // 123456", ten digits in Germany) does not go into them.
+    if ((fact.type === "phone" || fact.type === "fax") && !Phones.parsePhone(value, "US")?.e164.startsWith("+1")) return undefined
     const digits = value.replace(/\D/g, "")
     // A US phone with its country code: the national number.
     const national = fact.type === "phone" || fact.type === "fax" ? digits.replace(/^1(?=\d{10}$)/, "") : digits

@@ -36,7 +36,7 @@ const AMOUNT = "(?:[$€£]\\s?)?\\d{1,3}(?:[,.\\s’']\\d{3})+(?:[.,]\\d{2})?(?
 const patterns: ReadonlyArray<[SemanticType, RegExp]> = [
   [
     "industry_code",
-    /\b(?:NAICS|SIC|NACE|NAF|APE|CNAE|WZ)(?:\s+(?:code|Code|Kode|Schlüssel))?(?:\s+(?:is|ist|est|es|of|:|=))?\s+(\d{2,6}(?:\.\d{1,2}[A-Z]?)?)\b/gu
+    /\b(?:NAICS|SIC|NACE|NAF|APE|CNAE|WZ)(?:\s+(?:code|Code|Kode|Schlüssel))?(?:\s+(?:is|ist|est|es|of|:|=))?\s+(\d{2,6}(?:\.\d{1,2})?[A-Z]?)(?![\p{L}\d])/gu
   ],
   [
     "employee_count",
@@ -49,11 +49,11 @@ const patterns: ReadonlyArray<[SemanticType, RegExp]> = [
   ],
   [
     "gross_income",
-    new RegExp(`\\b(?:gross\\s+(?:annual\\s+)?(?:income|revenue|receipts|sales)|annual\\s+(?:gross\\s+)?(?:revenue|turnover)|(?:Jahres)?umsatz|Bruttoeinnahmen|chiffre\\s+d['’]affaires(?:\\s+annuel)?|revenu\\s+brut|ingresos\\s+brutos|facturaci[óo]n\\s+anual)(?:\\s+(?:of|is|was|von|de|est|es|:))?\\s+(${AMOUNT})`, "giu")
+    new RegExp(`\\b(?:gross\\s+(?:annual\\s+)?(?:income|revenue|receipts|sales)|annual\\s+(?:gross\\s+)?(?:revenue|turnover)|(?:Jahres)?umsatz|Bruttoeinnahmen|chiffre\\s+d['’]affaires(?:\\s+annuel)?|revenu\\s+brut|ingresos\\s+brutos|facturaci[óo]n\\s+anual)(?:\\s+(?:of|is|was|von|de|est|es|:|beträgt))*\\s+(${AMOUNT})`, "giu")
   ],
   [
     "net_income",
-    new RegExp(`\\b(?:net\\s+(?:annual\\s+)?(?:income|profit|earnings)|(?:Jahres)?überschuss|Reingewinn|Nettoeinkommen|r[ée]sultat\\s+net|b[ée]n[ée]fice\\s+net|revenu\\s+net|ingresos\\s+netos|beneficio\\s+neto)(?:\\s+(?:of|is|was|von|de|est|es|:))?\\s+(${AMOUNT})`, "giu")
+    new RegExp(`\\b(?:net\\s+(?:annual\\s+)?(?:income|profit|earnings)|(?:Jahres)?überschuss|Reingewinn|Nettoeinkommen|r[ée]sultat\\s+net|b[ée]n[ée]fice\\s+net|revenu\\s+net|ingresos\\s+netos|beneficio\\s+neto)(?:\\s+(?:of|is|was|von|de|est|es|:|beträgt))*\\s+(${AMOUNT})`, "giu")
   ]
 ]
 

@@ -55,15 +55,27 @@ const BARE_IS = String.raw`\s+(?:is|ist|est|es|è)`
 /**
  * The name a relation word gives ("my wife, Jane Smith", "my wife's name is Jane Smith", "my son is
  * Leo Smith"). After a bare "is", capitalised words followed by "at", "of" or "for" are a title
- * ("my husband is Head Nurse at ..."), not a name.
+ * ("my husband is Head Nurse at ..."), not a name. With `givenAlone` (a spouse or a child), a
+ * given name on its own too ("unsere Tochter Lena, geboren am …", "our son Leo and …").
  */
-const nameOfRelation = (clause: string, at: number): string | undefined => {
+const nameOfRelation = (clause: string, at: number, givenAlone = false): string | undefined => {
   const rest = clause.slice(at)
   const named = nameAfter(clause, at) ?? rest.match(new RegExp(`^${NAMING}\\s+(${NAME})`, "u"))?.[1]
   if (named) return named
   const bare = rest.match(new RegExp(`^${BARE_IS}\\s+(${NAME})(?![\\p{L}'’-]|\\s+(?:at|of|for|with|in|bei|von|für|chez|de|en)\\b)`, "u"))
-  return bare?.[1]
+  if (bare) return bare[1]
+  if (!givenAlone) return undefined
+  const given = rest.match(GIVEN_ALONE)?.[1]
+  return given !== undefined && !NOT_A_NAME.test(given) ? given : undefined
 }
+
+/** A given name alone right after a relation word, where the sentence goes on without more of it. */
+const GIVEN_ALONE = new RegExp(
+  `^(?:[,:]?\\s+|${NAMING}\\s+)([\\p{Lu}][\\p{Ll}'’-]+)(?=\\s*[,;.)]|\\s*$|\\s+(?:and|und|et|y|e|was|is|who|born|geboren|ist|est|es|è|n[ée]e?|nacid[oa]|nat[oa]|wurde)\\b)`,
+  "u"
+)
+/** Capitalised words that start a clause, not a name ("our son. He", "my wife, Please"). */
+const NOT_A_NAME = /^(?:He|She|It|They|We|I|Please|The|His|Her|Our|My|Er|Sie|Es|Wir|Il|Elle|Nous|Ella|Él|Lei|Lui)$/u
 
 // A capitalised name word (accents, hyphens, apostrophes), and a name of 2 to 4 of them.
 const NAME_WORD = "[\\p{Lu}][\\p{Ll}'’-]+"
@@ -80,7 +92,7 @@ const representativeWords = "contact\\s+person|authori[sz]ed\\s+(?:signatory|rep
  * Groups: the title (optional), the name, the words.
  */
 const REPRESENTATIVE_RE = new RegExp(
-  `(?:\\b(?:[Ii]ts|[Oo]ur|[Tt]heir|[Tt]he\\s+company's|[Tt]he\\s+firm's)\\s+([a-z][a-z -]{2,40}?),\\s+)?(${NAME}),?\\s+(?:is|serves\\s+as|acts\\s+as)\\s+(?:the\\s+|its\\s+|our\\s+)?(?:company's\\s+|firm's\\s+)?(${representativeWords})`,
+  `(?:\\b(?:[Ii]ts|[Oo]ur|[Tt]heir|[Tt]he\\s+company's|[Tt]he\\s+firm's|[Nn]otre|[Ss]on|[Ss]a|[Uu]nser(?:e|er)?|[Ii]hr(?:e|er)?|[Nn]uestr[oa]|[Ss]u)\\s+(\\p{Ll}[\\p{Ll} -]{2,40}?),\\s+)?(${NAME}),?\\s+(?:is|serves\\s+as|acts\\s+as|est|ist|es)\\s+(?:the\\s+|its\\s+|our\\s+|la\\s+|le\\s+|notre\\s+|unser(?:e|er)?\\s+|die\\s+|der\\s+|el\\s+)?(?:company's\\s+|firm's\\s+)?(${representativeWords})`,
   "u"
 )
 /**
@@ -121,7 +133,7 @@ const markersOf = (clause: string, state: { children: Array<string> }): Readonly
     }
   }
   add(new RegExp(`(?:${childWords})`, "giu"), (m) => {
-    const name = nameOfRelation(clause, m.index! + m[0].length)
+    const name = nameOfRelation(clause, m.index! + m[0].length, true)
     if (!name) return undefined
     const first = name.split(/\s+/)[0]!
     let index = state.children.indexOf(first)
@@ -195,11 +207,11 @@ const BORN_IN = new RegExp(`\\b${BORN}\\s+(?:in|à|a|en)\\s+(${PLACE})`, "gu")
 
 const idKinds: ReadonlyArray<[SemanticType, RegExp]> = [
   ["ssn", /(?:social\s+security(?:\s+number)?|ssn|s[ée]curit[ée]\s+sociale|sozialversicherungsnummer|nir)\b[^.;\d]{0,25}$/iu],
-  ["ein", /(?:employer\s+identification(?:\s+number)?|\bein)\b[^.;\d]{0,25}$/iu],
+  ["ein", /(?:employer\s+identification(?:\s+number)?|\bein|siret|siren)\b[^.;\d]{0,25}$/iu],
   ["national_id", /(?:national\s+insurance(?:\s+number)?|alien\s+(?:registration\s+)?number|\bA-?number|identification\s+national\w*|national\s+(?:id\w*|identification)(?:\s+number)?|matricule\)?|identity\s+card\s+number|personalausweis\w*|\bdni\b|\bnie\b|documento\s+nacional\s+de\s+identidad|carta\s+d['’]identit[àa])[^.;\d]{0,25}$/iu],
   ["passport_number", /(?:passport\s+(?:number|no\.?)|num[ée]ro\s+de\s+passeport|reisepassnummer|passaporto)[^.;\d]{0,25}$/iu],
   ["tax_id", /(?:steuer-?id\w*|steuernummer|tax\s+id\w*|num[ée]ro\s+fiscal|business\s+number|codice\s+fiscale|partita\s+iva|vat\s+(?:number|no\.?))[^.;\d]{0,25}$/iu],
-  ["phone", /(?:phone|telephone|t[ée]l[ée]phone|telefon\w*|tel[ée]fono|\btel\b\.?|\bt[ée]l\b\.?|mobile|m[óo]vil|\bcell(?:ular)?\b|cellulare|\bhandy\b|portable|joindre\s+au|reach\s+(?:me|us|him|her)\s+(?:at|on)|ring\s+(?:me|us)\s+on|erreichbar\s+unter|call|text\s+(?:me|us))[^.;\d]{0,25}$/iu],
+  ["phone", /(?:phone|telephone|t[ée]l[ée]phone|telefon\w*|tel[ée]fono|\btel\b\.?|\bt[ée]l\b\.?|mobile|m[óo]vil|\bcell(?:ular)?\b|cellulare|\bhandy\b|portable|joindre\s+au|reach\s+(?:me|us|him|her)\s+(?:at|on)|ring\s+(?:me|us)\s+on|erreichbar\s+unter|\bunter|call|text\s+(?:me|us))[^.;\d]{0,25}$/iu],
   ["fax", /(?:fax|t[ée]l[ée]copie)[^.;\d]{0,15}$/iu],
   // "please contact Priya Raman, Chief Financial Officer, at 604-555-0150".
   ["phone", /\bcontact\s+[^.;\d]{2,80}?\s(?:at|on|unter|au|al)\s*$/iu]
@@ -225,12 +237,12 @@ const UK_ADDRESS_RE = new RegExp(
   `(?:\\b(?:Flat|Apartment|Apt|Suite|Unit)\\s+[\\w-]+,\\s+)?\\b\\d{1,5}[A-Za-z]?\\s+(?:[\\p{Lu}][\\p{L}'.-]*\\s+){0,4}${STREET_WORDS},\\s+[\\p{Lu}][\\p{L} .'-]{0,40}?,?\\s+${BRITISH_POSTCODE}(?:,\\s+(?:United Kingdom|UK|England|Scotland|Wales|Northern Ireland))?`,
   "gu"
 )
-const EU_ADDRESS_RE = /\b\d{1,4}(?:\s?(?:bis|ter|[a-z]))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|all[ée]e|impasse|route|quai|cours)\s+[^,;]+?,\s+(?:[A-Z]{1,2}-)?\d{4,5}\s+[\p{Lu}][\p{L}'-]+(?:[\s-][\p{Lu}][\p{L}'-]+)*|\b[\p{Lu}][\p{L}-]*(?:stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|ring|damm)\s+\d+\s?[a-z]?,\s+(?:D-)?\d{5}\s+[\p{Lu}][\p{L}-]+|\b(?:[Cc]alle|C\/|[Aa]venida|[Aa]vda\.|[Pp]laza|[Pp]aseo|[Cc]amino|[Rr]onda|[Tt]ravesía)\s+[^,;\d]{2,40}?,?\s+\d+(?:\s?[A-Za-z])?(?:,\s*\d+º?\s*[A-Za-z]?)?,\s+\d{5}\s+[\p{Lu}][\p{L}-]+(?:\s[\p{Lu}][\p{L}-]+)*|\b(?:[Vv]ia|[Vv]iale|[Pp]iazza|[Pp]iazzale|[Cc]orso|[Ll]argo|[Vv]icolo|[Ss]trada|[Ll]ungomare)\s+[^,;\d]{2,40}?,?\s+\d+(?:\s?[A-Za-z]|\/\d+)?,\s+\d{5}\s+[\p{Lu}][\p{L}'-]+(?:\s[\p{Lu}][\p{L}'-]+)*(?:\s+\([A-Z]{2}\))?/gu
+const EU_ADDRESS_RE = /\b\d{1,4}(?:\s?(?:bis|ter|[a-z]))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|all[ée]e|impasse|route|quai|cours)\s+[^,;]+?,\s+(?:[A-Z]{1,2}-)?\d{4,5}\s+[\p{Lu}][\p{L}'-]+(?:[\s-][\p{Lu}][\p{L}'-]+)*|\b[\p{Lu}][\p{L}-]*(?:stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|ring|damm|chaussee|ufer|markt|steig|pfad|berg|hof|graben|kamp|feld|tor)\s+\d+\s?[a-z]?,\s+(?:D-|A-|CH-)?\d{4,5}\s+[\p{Lu}][\p{L}-]+|\b(?:[Cc]alle|C\/|[Aa]venida|[Aa]vda\.|[Pp]laza|[Pp]aseo|[Cc]amino|[Rr]onda|[Tt]ravesía)\s+[^,;\d]{2,40}?,?\s+\d+(?:\s?[A-Za-z])?(?:,\s*\d+º?\s*[A-Za-z]?)?,\s+\d{5}\s+[\p{Lu}][\p{L}-]+(?:\s[\p{Lu}][\p{L}-]+)*|\b(?:[Vv]ia|[Vv]iale|[Pp]iazza|[Pp]iazzale|[Cc]orso|[Ll]argo|[Vv]icolo|[Ss]trada|[Ll]ungomare)\s+[^,;\d]{2,40}?,?\s+\d+(?:\s?[A-Za-z]|\/\d+)?,\s+\d{5}\s+[\p{Lu}][\p{L}'-]+(?:\s[\p{Lu}][\p{L}'-]+)*(?:\s+\([A-Z]{2}\))?/gu
 
 const maritalWords: ReadonlyArray<[RegExp, string]> = [
   [/\b(?:i\s+am|i'm)\s+(?:single|unmarried)\b|\bje\s+suis\s+c[ée]libataire\b|\bich\s+bin\s+ledig\b|\b(?:estoy|soy)\s+solter[oa]\b|\bsono\s+(?:nubile|celibe|single)\b/iu, "Single"],
   [/\b(?:i\s+am|i'm)\s+divorced\b|\bje\s+suis\s+divorc[ée]e?\b|\bich\s+bin\s+geschieden\b|\b(?:estoy|soy)\s+divorciad[oa]\b|\bsono\s+divorziat[oa]\b/iu, "Divorced"],
-  [/\b(?:i\s+am|i'm)\s+widowed\b|\bje\s+suis\s+veu(?:f|ve)\b|\bich\s+bin\s+verwitwet\b|\b(?:estoy|soy)\s+viud[oa]\b|\bsono\s+vedov[oa]\b/iu, "Widowed"],
+  [/\b(?:i\s+am|i'm)\s+(?:widowed|a\s+widow(?:er)?)\b|\band\s+a\s+widow(?:er)?\b|\bje\s+suis\s+veu(?:f|ve)\b|\bich\s+bin\s+verwitwet\b|\b(?:estoy|soy)\s+viud[oa]\b|\bsono\s+vedov[oa]\b/iu, "Widowed"],
   [/\b(?:i\s+am|i'm)\s+married\b|\bi\s+married\b|\bmy\s+(?:wife|husband)\b|\bje\s+suis\s+mari[ée]e?\b|\bich\s+bin\s+verheiratet\b|\bma\s+femme\b|\bmon\s+mari\b|\bmeine\s+(?:ehe)?frau\b|\bmein\s+(?:ehe)?mann\b|\b(?:estoy|soy)\s+casad[oa]\b|\bmi\s+(?:esposa|esposo|marido)\b|\bsono\s+sposat[oa]\b|\bmia\s+moglie\b|\bmio\s+marito\b/iu, "Married"]
 ]
 // "I am female", "I'm single and male", "je suis une femme", "ich bin männlich": the person's sex.
@@ -387,11 +399,13 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     }
   }
   const relation = new RegExp(`(?:${spouseWords}|${childWords}|${otherWords})`, "giu")
+  const someoneElse = new RegExp(`^(?:${otherWords})$`, "iu")
   for (const m of clause.matchAll(relation)) {
     const end = m.index! + m[0].length
-    const name = nameOfRelation(clause, end)
+    const name = nameOfRelation(clause, end, !someoneElse.test(m[0]))
     if (name) {
-      found.push({ type: "full_name", value: name, at: end, evidence: `'${clause.slice(m.index!, end)} ${name}'` })
+      // A given name alone ("our son Leo") is no full name: the family name is not said.
+      found.push({ type: /\s/.test(name) ? "full_name" : "given_name", value: name, at: end, evidence: `'${clause.slice(m.index!, end)} ${name}'` })
       // "our son Leo", "my sister, Karin": the relation word is the person's relationship.
       const noun = Vocabulary.normalize(m[0]).trim().split(" ").pop() ?? ""
       const relationship = relationshipWords[noun]

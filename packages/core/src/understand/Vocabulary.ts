@@ -205,7 +205,7 @@ const rules: ReadonlyArray<Rule> = [
   { type: "marital_status", pattern: stems("marital status", "civil status", "familienstand", "etat civil", "situation de famille", "situation familiale", "estado civil", "stato civile") },
   { type: "languages", pattern: stems("languages? spoken", "spoken languages?", "languages\\b", "langues parlees", "langues\\b", "sprachkenntnisse", "gesprochene sprachen", "sprachen\\b", "idiomas\\b", "lenguas habladas") },
   { type: "relationship", pattern: stems("relationship", "relation\\b", "verwandtschaft", "beziehung", "lien de parente", "lien avec", "parentesco", "relacion") },
-  { type: "occupation", pattern: stems("occupation", "profession", "job title", "title\\b", "position\\b", "beruf", "tatigkeit", "berufsbezeichnung", "emploi\\b", "fonction", "ocupacion", "profesion", "puesto", "cargo\\b"), unless: stems("occupational classification", "occupation(?:al)? code", "soc code") },
+  { type: "occupation", pattern: stems("occupation", "profession", "job title", "job $", "title\\b", "position\\b", "beruf", "tatigkeit", "berufsbezeichnung", "emploi\\b", "fonction", "ocupacion", "profesion", "puesto", "cargo\\b"), unless: stems("occupational classification", "occupation(?:al)? code", "soc code") },
   { type: "employer", pattern: stems("employer", "arbeitgeber", "employeur", "empleador", "empresa en la que", "name of (?:your )?employer") },
   { type: "organization", pattern: stems("company", "business name", "organi[sz]ation", "firm\\b", "firma\\b", "unternehmen", "entreprise", "societe", "raison sociale", "empresa", "razon social", "institution", "agency name", "facility name", "name of (?:the )?(?:business|entity|facility)") },
   // A blank in a sentence after "that I" or "I, the undersigned" ("Know all men by these presents,
@@ -586,13 +586,13 @@ export const dependentIndexOf = (text: string): number | undefined => {
 
 /** Page-text words of each language, to tell which language a form is in. */
 const languageWords: Record<string, ReadonlyArray<string>> = {
-  en: ["the", "and", "of", "to", "your", "you", "for", "name", "date", "address", "if", "this", "with", "number"],
+  en: ["the", "and", "of", "to", "your", "you", "for", "name", "date", "address", "if", "this", "with", "number", "my", "am", "is", "was", "at", "on", "are", "have"],
   de: ["der", "die", "und", "das", "des", "ich", "nicht", "mit", "für", "fur", "name", "datum", "ist", "bitte", "oder"],
   fr: ["le", "la", "les", "et", "des", "du", "de", "vous", "votre", "pour", "nom", "date", "est", "une", "sur"],
   es: ["el", "la", "los", "las", "y", "de", "del", "que", "por", "para", "nombre", "fecha", "su", "en", "con"],
-  it: ["il", "di", "che", "per", "della", "nome", "data", "del", "con", "non"],
+  it: ["il", "di", "che", "per", "della", "nome", "data", "del", "con", "non", "sono", "mi", "mio", "mia", "nata", "nato", "una", "e"],
   nl: ["de", "het", "een", "en", "van", "naam", "datum", "voor", "met", "niet"],
-  pt: ["o", "a", "os", "de", "do", "da", "que", "para", "nome", "data", "com", "nao"]
+  pt: ["o", "a", "os", "de", "do", "da", "que", "para", "nome", "data", "com", "nao", "sou", "meu", "minha", "em", "um", "uma", "e"]
 }
 
 /** The language most of `text` is in, by its common words (ISO 639-1), or undefined. */

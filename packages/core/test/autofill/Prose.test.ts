@@ -180,6 +180,53 @@ describe("Prose.fromProse", () => {
     expect(has(english, "dependent", "birth_date", "2012-05-05", 1)).toBe(true)
   })
 
+  it("reads children named by their given name alone, a street of any name, and a phone number after \"unter\"", () => {
+    const facts = fromProse(
+      "Ich heiße Markus Schneider, bin am 21. Juni 1977 in Hamburg geboren. Ich wohne in der Elbchaussee 140, 22763 Hamburg, und bin unter 040 123456 erreichbar. " +
+        "Wir haben zwei Kinder: unsere Tochter Lena, geboren am 15. April 2008, und unseren Sohn Paul, geboren am 30. November 2011.",
+      "text_info",
+      0.95
+    )
+    // The children's birth dates are theirs, so the writer's own stays clear.
+    expect(has(facts, "self", "birth_date", "1977-06-21")).toBe(true)
+    expect(has(facts, "dependent", "given_name", "Lena", 1)).toBe(true)
+    expect(has(facts, "dependent", "birth_date", "2008-04-15", 1)).toBe(true)
+    expect(has(facts, "dependent", "given_name", "Paul", 2)).toBe(true)
+    expect(has(facts, "dependent", "birth_date", "2011-11-30", 2)).toBe(true)
+    // A given name alone is no full name.
+    expect(facts.some((f) => f.type === "full_name" && f.value === "Lena")).toBe(false)
+    expect(has(facts, "self", "street_address", "Elbchaussee 140")).toBe(true)
+    expect(has(facts, "self", "postal_code", "22763")).toBe(true)
+    expect(has(facts, "self", "phone", "040 123456")).toBe(true)
+  })
+
+  it("reads a French organisation: its SIRET, NAF code, turnover and manager as contact person", () => {
+    const facts = fromProse(
+      "Atelier Moreau SARL est une entreprise de menuiserie créée le 12 mars 2014. Notre numéro SIRET est le 123 456 789 00012 et notre code NAF est 4332A. " +
+        "Notre chiffre d'affaires annuel est de 1 250 000 €. Notre gérant, Julien Moreau, est la personne de contact ; son portable est le 06 12 34 56 78.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "employer", "organization", "Atelier Moreau SARL")).toBe(true)
+    expect(has(facts, "employer", "ein", "123 456 789 00012")).toBe(true)
+    expect(has(facts, "employer", "industry_code", "4332A")).toBe(true)
+    expect(has(facts, "employer", "gross_income", "1 250 000 €")).toBe(true)
+    expect(has(facts, "other", "full_name", "Julien Moreau")).toBe(true)
+    expect(has(facts, "other", "occupation", "Gérant")).toBe(true)
+    expect(has(facts, "other", "phone", "06 12 34 56 78")).toBe(true)
+  })
+
+  it("reads short, casual English as English: a US phone number, a widow", () => {
+    const facts = fromProse(
+      "Hi, I'm Maria Elena Gonzalez. I was born April 12, 1965 in El Paso, Texas. SSN 987-65-4400. I live at 77 Sunset Blvd, Apt 12, Tucson, AZ 85701. " +
+        "Cell: (520) 555-0190, email maria.gonzalez@example.com. I'm a retired teacher and a widow. I am female.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "self", "phone", "(520) 555-0190")).toBe(true)
+    expect(has(facts, "self", "marital_status", "Widowed")).toBe(true)
+  })
+
   it("reads a German birth date set before the word \"geboren\"", () => {
     const facts = fromProse(
       "Ich heiße Jonas Becker und wurde am 3. Mai 1984 in Köln geboren. Meine Frau heißt Anna Becker und ist am 7. Juli 1986 geboren.",

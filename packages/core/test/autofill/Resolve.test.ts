@@ -51,6 +51,14 @@ describe("Resolve.resolve", () => {
     expect(Object.values(values(fields, facts))).toEqual(["BS2 8QX", "605041234", "123456789"])
   })
 
+  it("splits only a North American number over phone boxes of 3, 3 and 4 digits", () => {
+    const boxes = (role: "self" | "spouse") => [1, 2, 3].map((index) => field(`Phone ${role} ${index}`, { type: "phone", role, format: { segment: { index, count: 3 } } }))
+    const fields = [...boxes("self"), ...boxes("spouse")]
+    // A Hamburg number has ten digits too; it is not area code 094.
+    const facts = [fact("phone", "(630) 555-0137"), fact("phone", "0941 123456", { role: "spouse" })]
+    expect(Object.values(values(fields, facts))).toEqual(["630", "555", "0137"])
+  })
+
   it("joins the unit to a street box that has none of its own: a US apartment after the street, a British flat before it", () => {
     const fields = [
       field("Rue", { type: "street_address", role: "self" }),
