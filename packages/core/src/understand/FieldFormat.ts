@@ -100,10 +100,11 @@ export const orderOfLanguage = (language: string | undefined): DateOrder | undef
   return "DMY"
 }
 
+// The part's word last ("Date of birth: month"), or its letters first in a PDF name ("DD_NAC", "YY_FECHA").
 const partRules: ReadonlyArray<{ readonly part: ValuePart; readonly pattern: RegExp }> = [
-  { part: "day", pattern: / (?:day|dd|tag|tt|jour|jj|dia|giorno|gg) $/ },
-  { part: "month", pattern: / (?:month|mm|monat|mois|mes|mese|maand) $/ },
-  { part: "year", pattern: / (?:year|yyyy|yy|jahr|jjjj|annee|aaaa|ano|anno|jaar) $/ }
+  { part: "day", pattern: / (?:day|dd|tag|tt|jour|jj|dia|giorno|gg) $|^ (?:dd|tt|jj|gg) \w/ },
+  { part: "month", pattern: / (?:month|mm|monat|mois|mes|mese|maand) $|^ mm \w/ },
+  { part: "year", pattern: / (?:year|yyyy|yy|jahr|jjjj|annee|aaaa|ano|anno|jaar) $|^ (?:yyyy|yy|jjjj|aaaa|aa) \w/ }
 ]
 
 /** The part of a date a label names as its last word ("Date of birth: month", "Tag", "yyyy"). */
@@ -127,6 +128,8 @@ const numeric: ReadonlySet<SemanticType> = new Set([
 export interface FormatInput {
   readonly type: SemanticType
   readonly label: string
+  /** The field's own name in the PDF ("DD_NAC"), which may name the part of a date it holds. */
+  readonly partialName?: string | undefined
   /** Other text that may hint at a format: the printed label, text inside or under the box. */
   readonly hints: string
   readonly maxLength?: number | undefined
@@ -161,7 +164,7 @@ export const formatOf = (input: FormatInput): FieldFormat | undefined => {
     const spelled = datePattern(input.label)
     const pattern = spelled ?? datePattern(input.hints)
     // "Date of birth: yyyy" names a part; "dd.mm.yyyy" spells a whole date.
-    const part = spelled ? undefined : datePartOf(input.label)
+    const part = spelled ? undefined : datePartOf(input.label) ?? (input.partialName ? datePartOf(input.partialName) : undefined)
     if (part) out.date_part = part
     const order = (pattern && orderOf(pattern)) ?? input.formDateOrder
     if (pattern && !part) out.date_pattern = pattern

@@ -83,10 +83,21 @@ const firstKnown = (texts: ReadonlyArray<string | undefined>): SemanticType => {
 const nameTypes: ReadonlySet<SemanticType> = new Set(["given_name", "middle_name", "middle_initial", "given_name_and_middle_initial", "family_name", "full_name", "birth_name"])
 const isDate = (type: SemanticType) => type === "date" || type.endsWith("_date")
 
-/** Two known meanings that cannot both be right: not one name part and another, nor a date and a kind of date. */
+/**
+ * Whether `specific` is `general` said of one thing: a country of birth is a country, a place of
+ * birth a city, state or country ("pais" printed before a box whose PDF name is "PAIS_NAC").
+ */
+const refines = (specific: SemanticType, general: SemanticType): boolean =>
+  (specific === "birth_country" && general === "country") ||
+  (specific === "birth_place" && (general === "city" || general === "state" || general === "country"))
+
+/**
+ * Two known meanings that cannot both be right: not one name part and another, a date and a
+ * kind of date, nor a place and the place of birth.
+ */
 const disagree = (a: SemanticType, b: SemanticType): boolean =>
   a !== "unknown" && b !== "unknown" && a !== b && !(nameTypes.has(a) && nameTypes.has(b)) &&
-  !(isDate(a) && isDate(b) && (a === "date" || b === "date"))
+  !(isDate(a) && isDate(b) && (a === "date" || b === "date")) && !refines(a, b) && !refines(b, a)
 
 /** The type of a field from its printed label, then the segments of its name, then its partial name. */
 export const typeOf = (input: SemanticInput): SemanticType => {
@@ -106,6 +117,8 @@ export const typeOf = (input: SemanticInput): SemanticType => {
   // over a blank printed "currently living in the municipality of"): one of them is wrong, and
   // which is in doubt.
   if (input.fromTooltip && input.printed && disagree(firstKnown(labelTexts), firstKnown(printedTexts))) return "unknown"
+  // One says which place the other means: the more exact meaning.
+  if (input.printed && refines(firstKnown(printedTexts), fromLabels)) return firstKnown(printedTexts)
   const choice = field.form_type === "RadioButton" || field.form_type === "CheckBox" || field.form_type === "ComboBox" || field.form_type === "ListBox"
   // Options that only answer ("Yes", "No", "Unknown") make a yes/no question: it holds no name,
   // date or address, whatever words its question uses ("... committee to address issues?"). The
@@ -180,6 +193,7 @@ export const describe = (input: SemanticInput): FieldSemantic => {
   const format = FieldFormat.formatOf({
     type,
     label: input.printed ? `${input.printed} ${input.label}` : input.label,
+    partialName: input.partialName,
     hints: input.hints ?? "",
     maxLength: input.field.max_length,
     comb: input.field.comb,

@@ -25,6 +25,16 @@ describe("Semantic.describe", () => {
     expect(describeLabel("Last name", { fromTooltip: true, printed: "Name" }).type).toBe("family_name")
   })
 
+  it("takes the place of birth when one of a /TU and the printed label says which place the other means", () => {
+    // "pais ____" printed on a prose form, the box named "PAIS_NAC" (país de nacimiento).
+    expect(describeLabel("PAIS_NAC", { fromTooltip: true, printed: "pais" }).type).toBe("birth_country")
+    expect(describeLabel("City", { fromTooltip: true, printed: "City of birth" }).type).toBe("birth_place")
+    // A date box named after its part: the part, even when the printed label says none.
+    const day = describeLabel("DD_NAC", { fromTooltip: true, printed: "nacido/a el", partialName: "DD_NAC" })
+    expect(day).toMatchObject({ type: "birth_date", format: { date_part: "day" } })
+    expect(describeLabel("YY_NAC", { fromTooltip: true, printed: "de", partialName: "YY_NAC" }).format).toMatchObject({ date_part: "year" })
+  })
+
   it("reads the role from the names of the groups a field sits in, and an employer's name as its organisation's", () => {
     const preparerPhone = field()
     expect(describeLabel("Phone no", { field: { ...preparerPhone, form_name: "topmostSubform[0].Page2[0].PaidPreparer[0].Preparer[0].f2_35[0]" } }).role).toBe("preparer")

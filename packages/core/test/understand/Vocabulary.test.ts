@@ -29,6 +29,10 @@ describe("Vocabulary.typeOf", () => {
     ["Città", "city"],
     ["Cittadinanza", "nationality"],
     ["Sesso", "sex"],
+    // Spanish field names shorten "nacimiento" to "nac".
+    ["PAIS_NAC", "birth_country"],
+    ["LOC_NAC", "birth_place"],
+    ["PROV_NAC", "birth_place"],
     // A British and a Canadian identifier; a bare "employees" key is a head count.
     ["National Insurance number", "national_id"],
     ["Business number (BN)", "tax_id"],
