@@ -472,9 +472,10 @@ const phoneCountry = (facts: ReadonlyArray<Fact>): Phones.CountryCode | undefine
 /**
  * The order a source writes numeric dates in: the one its dates that can be read one way only
  * agree on ("11/30/1976" makes "05/09/1978" the 9th of May), else its keys' language (French
- * keys write 23/09/1987) or, for keys in English, the country its holder lives in.
+ * keys write 23/09/1987) or, for keys in English of a profile or text (not a document, `file:`
+ * or `url:`), the country its holder lives in.
  */
-const dateOrderOf = (facts: ReadonlyArray<Fact>): "MDY" | "DMY" | undefined => {
+const dateOrderOf = (facts: ReadonlyArray<Fact>, document: boolean): "MDY" | "DMY" | undefined => {
   const numeric = facts.flatMap((f) => {
     const m = f.value.match(/^\s*(\d{1,2})[./-](\d{1,2})[./-]\d{2,4}\s*$/)
     return m ? [[Number(m[1]), Number(m[2])] as const] : []
@@ -484,8 +485,9 @@ const dateOrderOf = (facts: ReadonlyArray<Fact>): "MDY" | "DMY" | undefined => {
   if (monthFirst !== dayFirst) return monthFirst ? "MDY" : "DMY"
   const byLanguage = orderOfLanguage(facts.map((f) => pathOf(f).join(" ")).join(" . "))
   // English keys are written the world over: where the holder lives (a country, a phone number's
-  // country code) says more. A British profile's "02/11/1984" is the 2nd of November.
-  return byLanguage === "DMY" ? byLanguage : orderOfHome(facts) ?? byLanguage
+  // country code) says more. A British profile's "02/11/1984" is the 2nd of November. Not so a
+  // document: a filled US form writes a British holder's dates month first, as it asks.
+  return byLanguage === "DMY" || document ? byLanguage : orderOfHome(facts) ?? byLanguage
 }
 
 /** The countries that write numeric dates month first (CLDR's short date patterns). */
@@ -553,7 +555,9 @@ const contactPersonPath = (fact: Fact, people: ReadonlySet<string>): ReadonlyArr
 /** Typed facts from flat `key: value` facts (profiles, documents, `key: value` lines), in order. */
 export const fromFacts = (facts: ReadonlyArray<Fact>): ReadonlyArray<TypedFact> => {
   const orderBySource = new Map<string, "MDY" | "DMY" | undefined>()
-  for (const source of new Set(facts.map((f) => f.source))) orderBySource.set(source, dateOrderOf(facts.filter((f) => f.source === source)))
+  for (const source of new Set(facts.map((f) => f.source))) {
+    orderBySource.set(source, dateOrderOf(facts.filter((f) => f.source === source), /^(?:file|url):/.test(source)))
+  }
   const phoneCountryBySource = new Map<string, Phones.CountryCode | undefined>()
   const phoneCountryOf = (source: string) => {
     if (!phoneCountryBySource.has(source)) phoneCountryBySource.set(source, phoneCountry(facts.filter((f) => f.source === source)))

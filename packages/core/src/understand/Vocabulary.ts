@@ -591,9 +591,10 @@ const languageWords: Record<string, ReadonlyArray<string>> = {
   de: ["der", "die", "und", "das", "des", "ich", "nicht", "mit", "für", "fur", "name", "datum", "ist", "bitte", "oder"],
   fr: ["le", "la", "les", "et", "des", "du", "de", "vous", "votre", "pour", "nom", "date", "est", "une", "sur"],
   es: ["el", "la", "los", "las", "y", "de", "del", "que", "por", "para", "nombre", "fecha", "su", "en", "con"],
-  it: ["il", "di", "che", "per", "della", "nome", "data", "del", "con", "non", "sono", "mi", "mio", "mia", "nata", "nato", "una", "e"],
+  it: ["il", "di", "che", "per", "della", "nome", "data", "del", "con", "non", "sono", "mi", "mio", "mia", "nata", "nato", "una"],
   nl: ["de", "het", "een", "en", "van", "naam", "datum", "voor", "met", "niet"],
-  pt: ["o", "a", "os", "de", "do", "da", "que", "para", "nome", "data", "com", "nao", "sou", "meu", "minha", "em", "um", "uma", "e"]
+  // Not "a" or "o": the English article and a lone letter would make English read as Portuguese.
+  pt: ["os", "de", "do", "da", "que", "para", "nome", "data", "com", "nao", "sou", "meu", "minha", "em", "um", "uma", "dos", "das", "ou"]
 }
 
 /** The language most of `text` is in, by its common words (ISO 639-1), or undefined. */

@@ -175,6 +175,12 @@ describe("Vocabulary.languageOf", () => {
     expect(Vocabulary.languageOf("12 34")).toBeUndefined()
   })
 
+  it("reads short first-person English as English, and Italian as Italian", () => {
+    // English articles are not Portuguese words.
+    expect(Vocabulary.languageOf("Hi, I'm Maria. I was born in El Paso. I'm a retired teacher and a widow. I am a member of a club.")).toBe("en")
+    expect(Vocabulary.languageOf("Mi chiamo Giulia Bianchi, sono nata a Torino e sono cittadina italiana. Il mio codice fiscale è per la banca.")).toBe("it")
+  })
+
   it("reads a kind or an amount of something as no value of the taxonomy", () => {
     for (const label of ["Type of vehicle", "Nature of the claim", "Number of dependents", "Total income", "Montant", "Betrag", "Nombre de jours imposables", "Nombre d'enfants", "67 First-time homebuyer credit"]) {
       expect(Vocabulary.typeOf(label), label).toBe("unknown")
