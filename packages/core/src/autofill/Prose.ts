@@ -107,6 +107,9 @@ const CONTACT_NAMED = new RegExp(
 // nor is a name ("Mia", where "mia" is Italian for "my").
 const selfWords = "\\bI\\b|\\bI'm\\b|\\b[Mm]y\\b|\\b[Mm]e\\b|\\b[Jj]e\\b|\\b[Jj]'|\\b[Mm]'|\\b[Mm]on\\b|\\b[Mm]a\\b|\\b[Mm]es\\b|\\b[Ii]ch\\b|\\b[Mm]ein\\w*\\b|\\b[Mm]ir\\b|\\b[Mm]ich\\b|\\b[Yy]o\\b|\\b[Mm]i\\b|\\b[Mm]is\\b|\\b[Ii]o\\b|\\bmi[oa]\\b|\\b[Ss]ono\\b|\\b[Aa]bito\\b|\\b[Ll]avoro\\b"
 
+/** The holder spoken of in the third person, in English. */
+const THIRD_PERSON = /\b(?:[Hh]e|[Ss]he|[Hh]is|[Hh]im)\b|\b[Tt]he\s+applicant\b/u
+
 /** Sentences and clauses: a new subject starts after `.`, `;` or `!` (not inside "U.S." or "S.à r.l."). */
 const clauses = (text: string): ReadonlyArray<{ text: string; at: number }> => {
   const out: Array<{ text: string; at: number }> = []
@@ -240,10 +243,10 @@ const UK_ADDRESS_RE = new RegExp(
 const EU_ADDRESS_RE = /\b\d{1,4}(?:\s?(?:bis|ter|[a-z]))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|all[ée]e|impasse|route|quai|cours)\s+[^,;]+?,\s+(?:[A-Z]{1,2}-)?\d{4,5}\s+[\p{Lu}][\p{L}'-]+(?:[\s-][\p{Lu}][\p{L}'-]+)*|\b[\p{Lu}][\p{L}-]*(?:stra(?:ß|ss)e|str\.|weg|platz|gasse|allee|ring|damm|chaussee|ufer|markt|steig|pfad|berg|hof|graben|kamp|feld|tor)\s+\d+\s?[a-z]?,\s+(?:D-|A-|CH-)?\d{4,5}\s+[\p{Lu}][\p{L}-]+|\b(?:[Cc]alle|C\/|[Aa]venida|[Aa]vda\.|[Pp]laza|[Pp]aseo|[Cc]amino|[Rr]onda|[Tt]ravesía)\s+[^,;\d]{2,40}?,?\s+\d+(?:\s?[A-Za-z])?(?:,\s*\d+º?\s*[A-Za-z]?)?,\s+\d{5}\s+[\p{Lu}][\p{L}-]+(?:\s[\p{Lu}][\p{L}-]+)*|\b(?:[Vv]ia|[Vv]iale|[Pp]iazza|[Pp]iazzale|[Cc]orso|[Ll]argo|[Vv]icolo|[Ss]trada|[Ll]ungomare)\s+[^,;\d]{2,40}?,?\s+\d+(?:\s?[A-Za-z]|\/\d+)?,\s+\d{5}\s+[\p{Lu}][\p{L}'-]+(?:\s[\p{Lu}][\p{L}'-]+)*(?:\s+\([A-Z]{2}\))?/gu
 
 const maritalWords: ReadonlyArray<[RegExp, string]> = [
-  [/\b(?:i\s+am|i'm)\s+(?:single|unmarried)\b|\bje\s+suis\s+c[ée]libataire\b|\bich\s+bin\s+ledig\b|\b(?:estoy|soy)\s+solter[oa]\b|\bsono\s+(?:nubile|celibe|single)\b/iu, "Single"],
-  [/\b(?:i\s+am|i'm)\s+divorced\b|\bje\s+suis\s+divorc[ée]e?\b|\bich\s+bin\s+geschieden\b|\b(?:estoy|soy)\s+divorciad[oa]\b|\bsono\s+divorziat[oa]\b/iu, "Divorced"],
+  [/\b(?:i\s+am|i'm|he\s+is|she\s+is)\s+(?:single|unmarried)\b|\bje\s+suis\s+c[ée]libataire\b|\bich\s+bin\s+ledig\b|\b(?:estoy|soy)\s+solter[oa]\b|\bsono\s+(?:nubile|celibe|single)\b/iu, "Single"],
+  [/\b(?:i\s+am|i'm|he\s+is|she\s+is)\s+divorced\b|\bje\s+suis\s+divorc[ée]e?\b|\bich\s+bin\s+geschieden\b|\b(?:estoy|soy)\s+divorciad[oa]\b|\bsono\s+divorziat[oa]\b/iu, "Divorced"],
   [/\b(?:i\s+am|i'm)\s+(?:widowed|a\s+widow(?:er)?)\b|\band\s+a\s+widow(?:er)?\b|\bje\s+suis\s+veu(?:f|ve)\b|\bich\s+bin\s+verwitwet\b|\b(?:estoy|soy)\s+viud[oa]\b|\bsono\s+vedov[oa]\b/iu, "Widowed"],
-  [/\b(?:i\s+am|i'm)\s+married\b|\bi\s+married\b|\bmy\s+(?:wife|husband)\b|\bje\s+suis\s+mari[ée]e?\b|\bich\s+bin\s+verheiratet\b|\bma\s+femme\b|\bmon\s+mari\b|\bmeine\s+(?:ehe)?frau\b|\bmein\s+(?:ehe)?mann\b|\b(?:estoy|soy)\s+casad[oa]\b|\bmi\s+(?:esposa|esposo|marido)\b|\bsono\s+sposat[oa]\b|\bmia\s+moglie\b|\bmio\s+marito\b/iu, "Married"]
+  [/\b(?:i\s+am|i'm|he\s+is|she\s+is)\s+married\b|\bi\s+married\b|\bmy\s+(?:wife|husband)\b|\bje\s+suis\s+mari[ée]e?\b|\bich\s+bin\s+verheiratet\b|\bma\s+femme\b|\bmon\s+mari\b|\bmeine\s+(?:ehe)?frau\b|\bmein\s+(?:ehe)?mann\b|\b(?:estoy|soy)\s+casad[oa]\b|\bmi\s+(?:esposa|esposo|marido)\b|\bsono\s+sposat[oa]\b|\bmia\s+moglie\b|\bmio\s+marito\b/iu, "Married"]
 ]
 // "I am female", "I'm single and male", "je suis une femme", "ich bin männlich": the person's sex.
 const sexWords: ReadonlyArray<[RegExp, string]> = [
@@ -391,7 +394,7 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     found.push({ type: kind, value: m[0], at, evidence: `'${before.slice(-30).trim()} ${m[0]}'`, ...(scheme !== undefined ? { scheme } : {}) })
   }
   // Names the text introduces.
-  for (const m of clause.matchAll(/(?:\bmy\s+name\s+is|\bI\s+am|\bI'm|\bje\s+m['’]appelle|\bje\s+suis|\bmon\s+nom\s+est|\bich\s+hei(?:ß|ss)e|\bmein\s+name\s+ist|\bich\s+bin|\bme\s+llamo|\bmi\s+nombre\s+es|\bsoy|\bmi\s+chiamo|\bil\s+mio\s+nome\s+è)/giu)) {
+  for (const m of clause.matchAll(/(?:\bmy\s+name\s+is|\bI\s+am|\bI'm|\bje\s+m['’]appelle|\bje\s+suis|\bmon\s+nom\s+est|\bich\s+hei(?:ß|ss)e|\bmein\s+name\s+ist|\bich\s+bin|\bme\s+llamo|\bmi\s+nombre\s+es|\bsoy|\bmi\s+chiamo|\bil\s+mio\s+nome\s+è|^\s*(?:applicant|full\s+name|name|client|holder)\s*:)/giu)) {
     const name = nameAfter(clause, m.index! + m[0].length)
     if (name) {
       found.push({ type: "full_name", value: name, at: m.index!, evidence: `'${m[0]} ${name}'`, person: SELF })
@@ -444,7 +447,7 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
   }
   // Employer: "worked for X since", "employed by X", "chez X,", "bei der X".
   // Also after the occupation: "I work as a nurse at X", "I'm an engineer with X".
-  const employer = clause.match(/\b(?:work(?:ed|s|ing)?\s+(?:for|at)|(?:work(?:ed|s|ing)?\s+as|I\s+am|I'm)\s+(?:a|an)\s+[a-z][a-z -]{2,40}?\s+(?:at|for|with)|employed\s+(?:by|at)|employer\s+is|chez|bei(?:\s+der)?|trabajo\s+(?:en|para)|lavoro\s+(?:presso|per)|presso)\s+([\p{Lu}][\p{L}\p{N}&'’. -]*?)(?=\s*,|\s+(?:since|depuis|seit|as|comme|als|in|à|en|dal|come)\b|\s*;|\.\s|\.$|$)/u)
+  const employer = clause.match(/\b(?:work(?:ed|s|ing)?\s+(?:for|at)|(?:work(?:ed|s|ing)?\s+as|I\s+am|I'm|[Hh]e\s+is|[Ss]he\s+is)\s+(?:a|an)\s+[a-z][a-z -]{2,40}?\s+(?:at|for|with)|employed\s+(?:by|at)|employer\s+is|chez|bei(?:\s+der)?|trabajo\s+(?:en|para)|lavoro\s+(?:presso|per)|presso)\s+([\p{Lu}][\p{L}\p{N}&'’. -]*?)(?=\s*,|\s+(?:since|depuis|seit|as|comme|als|in|à|en|dal|come)\b|\s*;|\.\s|\.$|$)/u)
   if (employer && /\s/.test(employer[1]!.trim())) {
     found.push({ type: "employer", value: employer[1]!.trim(), at: employer.index!, evidence: `'${employer[0].trim()}'`, person: SELF })
     // An address right after the employer's name is the employer's.
@@ -497,6 +500,11 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
     const end = prose.indexOf("\n\n", at)
     const paragraph = prose.slice(start, end < 0 ? prose.length : end)
     if (new RegExp(selfWords, "u").test(paragraph)) return SELF
+    // An organisation named as the subject ("Acme LLC is a ...") owns its paragraph, even where
+    // "her direct line" speaks of its contact person; else a paragraph that says "he" or "she"
+    // describes the holder in the third person ("Applicant: John Carter ... He lives at").
+    if (OrganizationProse.statements(paragraph).some((s) => s.type === "organization")) return { role: "employer" }
+    if (THIRD_PERSON.test(paragraph)) return SELF
     return /\b(?:LLC|Inc|Ltd|GmbH|AG|SA|SARL|S\.?à\s?r\.?l|Corp(?:oration)?|company|firm|Firma|soci[ée]t[ée]|entreprise)\b/u.test(paragraph) ? { role: "employer" } : { role: "official" }
   }
   let owner: Person = paragraphOwner(0)

@@ -216,6 +216,24 @@ describe("Prose.fromProse", () => {
     expect(has(facts, "other", "phone", "06 12 34 56 78")).toBe(true)
   })
 
+  it("reads a holder described in the third person as the holder, not the company named in the text", () => {
+    const facts = fromProse(
+      "Applicant: John Michael Carter, born 14 March 1972 in Leeds, England. He lives at 22 Oak Avenue, Manchester M14 5RT, United Kingdom. " +
+        "He is a software developer at Northwind Ltd. He is married to Sarah Carter.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "self", "full_name", "John Michael Carter")).toBe(true)
+    expect(has(facts, "self", "birth_date", "1972-03-14")).toBe(true)
+    expect(has(facts, "self", "street_address", "22 Oak Avenue")).toBe(true)
+    expect(has(facts, "self", "occupation", "Software developer")).toBe(true)
+    expect(has(facts, "employer", "employer", "Northwind Ltd")).toBe(true)
+    expect(has(facts, "self", "marital_status", "Married")).toBe(true)
+    expect(has(facts, "spouse", "full_name", "Sarah Carter")).toBe(true)
+    // Nothing of his is the employer's.
+    expect(facts.filter((f) => f.role === "employer").map((f) => f.type)).toEqual(["employer"])
+  })
+
   it("reads short, casual English as English: a US phone number, a widow", () => {
     const facts = fromProse(
       "Hi, I'm Maria Elena Gonzalez. I was born April 12, 1965 in El Paso, Texas. SSN 987-65-4400. I live at 77 Sunset Blvd, Apt 12, Tucson, AZ 85701. " +
