@@ -151,6 +151,8 @@ export interface AddressParts {
 
 /** Canada's provinces and territories by their postal codes. */
 export const canadianProvinces = ["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"] as const
+/** Australia's states and territories. */
+export const australianStates = ["NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT"] as const
 /** A Canadian postal code ("V2X 2V1") and a British postcode ("BS2 8QX", "SW1A 1AA"), as patterns. */
 export const CANADIAN_POSTAL = "[A-Z]\\d[A-Z] ?\\d[A-Z]\\d"
 export const BRITISH_POSTCODE = "[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}"
@@ -160,14 +162,27 @@ const UNIT_FIRST = /^((?:flat|apartment|apt|suite|unit)\.?\s*[\w-]+),\s*(.+)$/i
 /**
  * A one-line address split into parts, only when its shape is unambiguous: US
  * "street[, unit], city, ST ZIP" (state by code or name), Canadian "street[, unit], city, PR A1A
- * 1A1", British "[flat, ]street, town POSTCODE" or European "street, [CC-]ZIP city", each
- * with the country after it or not.
+ * 1A1", Australian "street, suburb NSW 2042", British "[flat, ]street, town POSTCODE" or
+ * European "street, [CC-]ZIP city", each with the country after it or not.
  */
 export const parseAddress = (text: string): AddressParts | undefined => {
   const t = text.replace(/\s+/g, " ").trim().replace(/[.;]$/, "")
   const canadian = t.match(new RegExp(`^(.+?),\\s*(?:((?:apt|apartment|suite|ste|unit|#)\\.?\\s*[\\w-]+),\\s*)?([A-Za-z][\\p{L} .'-]{0,40}?),?\\s+(${canadianProvinces.join("|")}),?\\s+(${CANADIAN_POSTAL})(?:,\\s*(Canada))?$`, "iu"))
   if (canadian && /\d/.test(canadian[1]!)) {
     return { street: canadian[1]!.trim(), ...(canadian[2] ? { unit: canadian[2].trim() } : {}), city: canadian[3]!.trim(), state: canadian[4]!, postal: canadian[5]!, country: "Canada" }
+  }
+  const australian = t.match(new RegExp(`^(.+?),\\s*(?:((?:unit|apt|apartment|suite|level)\\.?\\s*[\\w-]+),\\s*)?([A-Za-z][\\p{L} .'-]{0,40}?),?\\s+(${australianStates.join("|")}),?\\s+(\\d{4})(?:,\\s*(Australia))?$`, "iu"))
+  if (australian && /\d/.test(australian[1]!)) {
+    const first = australian[1]!.match(UNIT_FIRST)
+    const unit = australian[2] ?? first?.[1]
+    return {
+      street: (first ? first[2]! : australian[1]!).trim(),
+      ...(unit ? { unit: unit.trim() } : {}),
+      city: australian[3]!.trim(),
+      state: australian[4]!.toUpperCase(),
+      postal: australian[5]!,
+      country: "Australia"
+    }
   }
   const british = t.match(new RegExp(`^(.+?),\\s*([\\p{Lu}][\\p{L} .'-]{0,40}?),?\\s+(${BRITISH_POSTCODE})(?:,\\s*(United Kingdom|UK|England|Scotland|Wales|Northern Ireland|Great Britain))?$`, "u"))
   if (british && /\d/.test(british[1]!)) {
@@ -446,13 +461,17 @@ export const derive = (facts: ReadonlyArray<TypedFact>): ReadonlyArray<TypedFact
     if (street && city && postal) {
       // British addresses put the flat first and the postcode after the town, as Canadian ones
       // do after the province; the rest of Europe puts the postal code first.
-      const british = new RegExp(`^${BRITISH_POSTCODE}$`, "i").test(postal.value) && !state
+      const british = new RegExp(`^${BRITISH_POSTCODE}$`, "i").test(postal.value) && !region
+      // Australian addresses end "Newtown NSW 2042".
+      const australian = region !== undefined && (australianStates as ReadonlyArray<string>).includes(region.value) && /^\d{4}$/.test(postal.value)
       const streetLine = unit ? (british ? `${unit.value}, ${street.value}` : `${street.value}, ${unit.value}`) : street.value
       const province = !state && region ? region : undefined
       const place = state
         ? `${city.value}, ${state.value} ${postal.value}`
         : british
         ? `${city.value} ${postal.value}`
+        : australian
+        ? `${city.value} ${region!.value} ${postal.value}`
         : `${postal.value} ${city.value}${province ? ` (${province.value})` : ""}`
       push("address", `${streetLine}, ${place}`, [street, ...(unit ? [unit] : []), city, ...(region ? [region] : []), postal], "one-line address")
     }

@@ -64,6 +64,27 @@ export const countriesOf = (text: string): ReadonlyArray<CountryCode> => {
   return phoneLib().parsePhoneNumberFromString(t)?.getPossibleCountries() ?? []
 }
 
+/**
+ * The countries a text names by their English, German, French, Spanish, Italian, Portuguese or
+ * Dutch name ("Geelong, Australia", "en France"), in the order it names them.
+ */
+export const countriesNamedIn = (text: string): ReadonlyArray<CountryCode> => {
+  const found = new Set<CountryCode>()
+  // Country names are one to three capitalised words ("Australia", "United Kingdom", "New Zealand").
+  for (const m of text.matchAll(/(?<![\p{L}])\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+){0,2}/gu)) {
+    const words = m[0].split(/\s+/)
+    // The longest run of words that names a country, from the first word.
+    for (let n = words.length; n > 0; n--) {
+      const code = countryName(words.slice(0, n).join(" "))
+      if (code !== undefined) {
+        found.add(code)
+        break
+      }
+    }
+  }
+  return [...found]
+}
+
 /** The valid phone numbers written in a text, in order, with their spans. */
 export const findPhones = (text: string, defaultCountry?: CountryCode): ReadonlyArray<FoundPhone> => {
   if (!/\d{2}/.test(text)) return []
@@ -94,17 +115,22 @@ let names: Map<string, CountryCode> | undefined
  */
 export const countryCode = (value: string): CountryCode | undefined => {
   const t = value.trim()
-  const { getCountries, isSupportedCountry } = phoneLib()
-  if (/^[A-Z]{2}$/.test(t) && isSupportedCountry(t)) return t
+  if (/^[A-Z]{2}$/.test(t) && phoneLib().isSupportedCountry(t)) return t
+  return countryName(t)
+}
+
+/** The country a name names, in any of the languages of `countryCode`. */
+const countryName = (name: string): CountryCode | undefined => {
+  const { getCountries } = phoneLib()
   if (names === undefined) {
     names = new Map()
     for (const language of ["en", "de", "fr", "es", "it", "pt", "nl"]) {
       const display = new Intl.DisplayNames([language], { type: "region", fallback: "none" })
       for (const code of getCountries()) {
-        const name = display.of(code)
-        if (name !== undefined) names.set(Vocabulary.normalize(name).trim(), code)
+        const shown = display.of(code)
+        if (shown !== undefined) names.set(Vocabulary.normalize(shown).trim(), code)
       }
     }
   }
-  return names.get(Vocabulary.normalize(t).trim())
+  return names.get(Vocabulary.normalize(name).trim())
 }

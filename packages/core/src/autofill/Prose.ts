@@ -12,6 +12,7 @@ import { fromLines } from "./Fact.ts"
 import * as Dates from "./Dates.ts"
 import {
   asOrganizations,
+  australianStates,
   BRITISH_POSTCODE,
   CANADIAN_POSTAL,
   canadianProvinces,
@@ -213,8 +214,8 @@ const idKinds: ReadonlyArray<[SemanticType, RegExp]> = [
   ["ein", /(?:employer\s+identification(?:\s+number)?|\bein|siret|siren)\b[^.;\d]{0,25}$/iu],
   ["national_id", /(?:national\s+insurance(?:\s+number)?|alien\s+(?:registration\s+)?number|\bA-?number|identification\s+national\w*|national\s+(?:id\w*|identification)(?:\s+number)?|matricule\)?|identity\s+card\s+number|personalausweis\w*|\bdni\b|\bnie\b|documento\s+nacional\s+de\s+identidad|carta\s+d['’]identit[àa])[^.;\d]{0,25}$/iu],
   ["passport_number", /(?:passport\s+(?:number|no\.?)|num[ée]ro\s+de\s+passeport|reisepassnummer|passaporto)[^.;\d]{0,25}$/iu],
-  ["tax_id", /(?:steuer-?id\w*|steuernummer|tax\s+id\w*|num[ée]ro\s+fiscal|business\s+number|codice\s+fiscale|partita\s+iva|vat\s+(?:number|no\.?))[^.;\d]{0,25}$/iu],
-  ["phone", /(?:phone|telephone|t[ée]l[ée]phone|telefon\w*|tel[ée]fono|\btel\b\.?|\bt[ée]l\b\.?|mobile|m[óo]vil|\bcell(?:ular)?\b|cellulare|\bhandy\b|portable|joindre\s+au|reach\s+(?:me|us|him|her)\s+(?:at|on)|ring\s+(?:me|us)\s+on|erreichbar\s+unter|\bunter|call|text\s+(?:me|us))[^.;\d]{0,25}$/iu],
+  ["tax_id", /(?:steuer-?id\w*|steuernummer|tax\s+id\w*|num[ée]ro\s+fiscal|tax\s+file\s+number|business\s+number|codice\s+fiscale|partita\s+iva|vat\s+(?:number|no\.?))[^.;\d]{0,25}$/iu],
+  ["phone", /(?:phone|telephone|\bmobile\s+is|t[ée]l[ée]phone|telefon\w*|tel[ée]fono|\btel\b\.?|\bt[ée]l\b\.?|mobile|m[óo]vil|\bcell(?:ular)?\b|cellulare|\bhandy\b|portable|joindre\s+au|reach\s+(?:me|us|him|her)\s+(?:at|on)|ring\s+(?:me|us)\s+on|erreichbar\s+unter|\bunter|call|text\s+(?:me|us))[^.;\d]{0,25}$/iu],
   ["fax", /(?:fax|t[ée]l[ée]copie)[^.;\d]{0,15}$/iu],
   // "please contact Priya Raman, Chief Financial Officer, at 604-555-0150".
   ["phone", /\bcontact\s+[^.;\d]{2,80}?\s(?:at|on|unter|au|al)\s*$/iu]
@@ -233,6 +234,11 @@ const US_ADDRESS_RE = new RegExp(
 // "2200 Lougheed Highway, Suite 410, Maple Ridge, BC V2X 2V1[, Canada]".
 const CA_ADDRESS_RE = new RegExp(
   `\\b\\d{1,6}\\s+(?:[\\p{Lu}\\d][\\p{L}\\d'.-]*\\s+){0,4}${STREET_WORDS}\\.?(?:\\s+[NSEW]\\b)?(?:,?\\s+(?:[Aa]pt|[Aa]partment|[Ss]uite|[Ss]te|[Uu]nit|#)\\.?\\s*[\\w-]+)?,\\s+[\\p{Lu}][\\p{L} .'-]{0,40}?,?\\s+(?:${canadianProvinces.join("|")})\\s+${CANADIAN_POSTAL}(?:,\\s+Canada)?`,
+  "gu"
+)
+// "12 Smith Street, Newtown NSW 2042[, Australia]".
+const AU_ADDRESS_RE = new RegExp(
+  `(?:\\b(?:Unit|Apartment|Apt|Level)\\s+[\\w-]+,\\s+)?\\b\\d{1,6}[A-Za-z]?\\s+(?:[\\p{Lu}][\\p{L}'.-]*\\s+){0,4}${STREET_WORDS}\\.?,\\s+[\\p{Lu}][\\p{L} .'-]{0,40}?,?\\s+(?:${australianStates.join("|")})\\s+\\d{4}(?:,\\s+Australia)?(?!\\d)`,
   "gu"
 )
 // "Flat 3, 41 Wellington Road, Bristol BS2 8QX[, United Kingdom]".
@@ -294,7 +300,7 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     found.push({ type: "email", value: m[0].replace(/\.$/, ""), at: m.index!, evidence: `e-mail '${m[0]}'` })
     take(m.index!, m.index! + m[0].length)
   }
-  for (const re of [US_ADDRESS_RE, CA_ADDRESS_RE, UK_ADDRESS_RE, EU_ADDRESS_RE]) {
+  for (const re of [US_ADDRESS_RE, CA_ADDRESS_RE, AU_ADDRESS_RE, UK_ADDRESS_RE, EU_ADDRESS_RE]) {
     for (const m of clause.matchAll(re)) {
       const at = m.index!, end = at + m[0].length
       if (!free(at, end)) continue
@@ -515,9 +521,12 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
   // Spanish names end with two family names.
   const spanish = language === "es"
   const country = Phones.countryOfLanguage(language)
-  const phoneCountries: ReadonlyArray<Phones.CountryCode> = country
-    ? [country]
-    : /\b(?:le|der|die|und|et|je|ich)\b/iu.test(prose) ? ["DE", "FR", "ES"] : ["US"]
+  // Then the countries the text names ("Geelong, Australia"): an Australian mobile written
+  // "0412 345 678" is no US number.
+  const named = Phones.countriesNamedIn(prose)
+  const phoneCountries: ReadonlyArray<Phones.CountryCode> = [
+    ...new Set([...(country ? [country] : /\b(?:le|der|die|und|et|je|ich)\b/iu.test(prose) ? ["DE", "FR", "ES"] as const : ["US"] as const), ...named])
+  ]
   for (const clause of clauses(prose)) {
     const markers = markersOf(clause.text, state)
     const relation = [...clause.text.matchAll(new RegExp(otherWords, "giu"))].map((m) => m[0]).join(" ")

@@ -46,6 +46,21 @@ describe("Facts.parseAddress", () => {
     expect(parseAddress("8 rue Haute, F-67000 Strasbourg")).toEqual({ street: "8 rue Haute", city: "Strasbourg", postal: "67000" })
   })
 
+  it("splits Canadian, Australian, British and Italian one-line addresses, with the unit where they write it", () => {
+    expect(parseAddress("2200 Lougheed Highway, Suite 410, Maple Ridge, BC V2X 2V1, Canada")).toEqual({
+      street: "2200 Lougheed Highway", unit: "Suite 410", city: "Maple Ridge", state: "BC", postal: "V2X 2V1", country: "Canada"
+    })
+    expect(parseAddress("Unit 4, 7 Ocean Rd, Bondi NSW 2026")).toEqual({
+      street: "7 Ocean Rd", unit: "Unit 4", city: "Bondi", state: "NSW", postal: "2026", country: "Australia"
+    })
+    expect(parseAddress("Flat 3, 41 Wellington Road, Bristol BS2 8QX")).toEqual({
+      street: "41 Wellington Road", unit: "Flat 3", city: "Bristol", postal: "BS2 8QX", country: "United Kingdom"
+    })
+    expect(parseAddress("Via Po 18, 10123 Torino (TO)")).toEqual({ street: "Via Po 18", city: "Torino", state: "TO", postal: "10123" })
+    // A US state code is not an Australian one: five digits make a ZIP.
+    expect(parseAddress("500 Pine St, Seattle, WA 98101")).toMatchObject({ state: "WA", postal: "98101", country: "United States" })
+  })
+
   it("leaves addresses of unclear shape whole", () => {
     expect(parseAddress("Somewhere near the old mill")).toBeUndefined()
     expect(parseAddress("Springfield, OH 45501")).toBeUndefined()

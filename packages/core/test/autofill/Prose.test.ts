@@ -234,6 +234,21 @@ describe("Prose.fromProse", () => {
     expect(facts.filter((f) => f.role === "employer").map((f) => f.type)).toEqual(["employer"])
   })
 
+  it("reads phone numbers of a country the text names, and an Australian address", () => {
+    const facts = fromProse(
+      "My name is Chloe Anne Nguyen and I was born on 5 March 1990 in Geelong, Australia. I live at 12 Smith Street, Newtown NSW 2042. " +
+        "My mobile is 0412 345 678 and my Tax File Number is 123 456 782.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "self", "phone", "0412 345 678")).toBe(true)
+    expect(has(facts, "self", "street_address", "12 Smith Street")).toBe(true)
+    expect(has(facts, "self", "state", "NSW")).toBe(true)
+    expect(has(facts, "self", "postal_code", "2042")).toBe(true)
+    expect(has(facts, "self", "address", "12 Smith Street, Newtown NSW 2042")).toBe(true)
+    expect(has(facts, "self", "tax_id", "123 456 782")).toBe(true)
+  })
+
   it("reads short, casual English as English: a US phone number, a widow", () => {
     const facts = fromProse(
       "Hi, I'm Maria Elena Gonzalez. I was born April 12, 1965 in El Paso, Texas. SSN 987-65-4400. I live at 77 Sunset Blvd, Apt 12, Tucson, AZ 85701. " +

@@ -39,6 +39,10 @@ describe("Vocabulary.typeOf", () => {
     ["Employees", "employee_count"],
     // Not a state, a given name or an occupation: an amount, and part of a code.
     ["State Tax", "unknown"],
+    ["user_tax_state", "unknown"],
+    ["Suburb", "city"],
+    ["Tax File Number", "tax_id"],
+    ["Driver licence number", "driver_license"],
     ["Enter first 2 digits of Standard Occupational Classification (S O C) Code.", "unknown"],
     ["Occupation", "occupation"],
     ["Name of employer", "employer"],
