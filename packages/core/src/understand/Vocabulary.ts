@@ -197,7 +197,8 @@ const rules: ReadonlyArray<Rule> = [
   { type: "state", pattern: stems("state\\b", "province", "provincia", "region", "bundesland", "canton", "kanton", "estado\\b", "etat\\b") , unless: stems("statement", "estado civil", "state of birth", "united states", "state (?:income )?tax", "tax\\b", "taxes\\b", "state withholding", "state\\w* (?:\\w+ ){0,2}(?:assigned|issued)", "state (?:\\w+ ){0,2}(?:number|no\\b|license|licence|registration)", "state id\\b", "state identification", "in the interest of", `(?:state|commonwealth) of (?:${Object.keys(usStates).join("|")}) `) },
   { type: "city", pattern: stems("city", "town\\b", "ort\\b", "wohnort", "stadt", "gemeinde", "ville", "localite", "commune", "ciudad", "localidad", "municipio", "municipality", "suburb", "citta\\b", "comune", "plaats", "cidade", "lieu\\b") },
   // Before country: "Country of citizenship" asks for a nationality, not where one lives.
-  { type: "nationality", pattern: stems("nationality", "citizenship", "staatsangehorigkeit", "nationalite", "nacionalidad", "cittadinanza", "nationaliteit") },
+  // "Of what country were you a citizen or national …?" asks for a nationality too.
+  { type: "nationality", pattern: stems("nationality", "citizenship", "citizen or national", "country (?:\\w+ ){0,3}citizen\\b", "staatsangehorigkeit", "nationalite", "nacionalidad", "cittadinanza", "nationaliteit") },
   { type: "country", pattern: stems("country", "land\\b", "staat\\b", "pays", "pais", "paese", "nation\\b") },
   { type: "sex", pattern: stems("sex\\b", "gender", "geschlecht", "sexe", "sexo", "sesso", "genre\\b") },
   // "Age" in a phrase about age ("waive the age requirement", "18 years of age") asks for none.

@@ -40,6 +40,7 @@ describe("Vocabulary.typeOf", () => {
     // Not a state, a given name or an occupation: an amount, and part of a code.
     ["State Tax", "unknown"],
     ["user_tax_state", "unknown"],
+    ["Of what country were you a citizen or national during the tax year?", "nationality"],
     ["Suburb", "city"],
     ["Tax File Number", "tax_id"],
     ["Driver licence number", "driver_license"],
