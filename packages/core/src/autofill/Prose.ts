@@ -97,11 +97,12 @@ const REPRESENTATIVE_RE = new RegExp(
   "u"
 )
 /**
- * Someone to contact, named after the word ("please contact Priya Raman, Chief Financial
- * Officer, at 604-555-0150"). Groups: the name, the title (optional).
+ * Someone to contact, named after the word, with a title before or after the name ("please
+ * contact Priya Raman, Chief Financial Officer, at 604-555-0150", "contact our CFO, Dana
+ * Whitfield, at ..."). Groups: the title before (optional), the name, the title after (optional).
  */
 const CONTACT_NAMED = new RegExp(
-  `\\b(?:contact|kontaktieren\\s+Sie|contactez|contacte|contactar\\s+a)\\s+(${NAME})(?:,\\s+(?:(?:our|the|its|their)\\s+)?([A-Za-z][A-Za-z -]{2,40}?),)?(?=\\s+(?:at|on|by|via|unter|au|al|en)\\b|[.;]|$)`,
+  `\\b(?:contact|kontaktieren\\s+Sie|contactez|contacte|contactar\\s+a)\\s+(?:(?:our|the|its|their)\\s+([A-Za-z][A-Za-z -]{1,40}?),\\s+)?(${NAME})(?:,\\s+(?:(?:our|the|its|their)\\s+)?([A-Za-z][A-Za-z -]{2,40}?),)?(?=,?\\s+(?:at|on|by|via|unter|au|al|en)\\b|[.;]|$)`,
   "gu"
 )
 // Matched with case: a word in capitals is not one of these ("ME", "MA" and "MI" are US states),
@@ -221,6 +222,9 @@ const idKinds: ReadonlyArray<[SemanticType, RegExp]> = [
   ["phone", /\bcontact\s+[^.;\d]{2,80}?\s(?:at|on|unter|au|al)\s*$/iu]
 ]
 
+/** Words before an address that make it a past one. */
+const FORMER_ADDRESS = /\b(?:previously|formerly|used\s+to|former|prior|previous|old|früher|ehemals|anciennement|autrefois|antes|anteriormente|in\s+passato)\b[^.;\d]{0,30}$/iu
+
 const letteredKinds: ReadonlySet<SemanticType> = new Set(["national_id", "passport_number", "tax_id", "driver_license"])
 const NUMBER_RE = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)\s*)?\d[\d\s./-]{5,}\d(?:[\s]?\d{2})?/g
 /** A code of 8 to 20 capitals and digits, with two digits and a letter at least. */
@@ -307,6 +311,8 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
       const parts = parseAddress(m[0])
       if (!parts) continue
       take(at, end)
+      // "I previously lived at ...", "my former address": not where the person lives now.
+      if (FORMER_ADDRESS.test(clause.slice(Math.max(0, at - 40), at))) continue
       const add = (type: SemanticType, value: string | undefined) => value && found.push({ type, value, at, evidence: `address '${m[0]}'` })
       add("street_address", parts.street)
       add("unit", parts.unit)
@@ -432,9 +438,11 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
   // Someone to contact, named after the word: another person, with their title when given.
   for (const m of clause.matchAll(CONTACT_NAMED)) {
     const person: Person = { role: "other", relation: "contact person" }
-    const at = m.index! + m[0].indexOf(m[1]!)
-    found.push({ type: "full_name", value: m[1]!, at, evidence: `'${m[0].trim()}'`, person })
-    if (m[2]) found.push({ type: "occupation", value: m[2].charAt(0).toUpperCase() + m[2].slice(1), at, evidence: `'${m[0].trim()}'`, person })
+    const at = m.index! + m[0].indexOf(m[2]!)
+    found.push({ type: "full_name", value: m[2]!, at, evidence: `'${m[0].trim()}'`, person })
+    // A title in capitals ("CFO") is kept as written; a worded one takes a capital.
+    const title = m[3] ?? m[1]
+    if (title) found.push({ type: "occupation", value: title.charAt(0).toUpperCase() + title.slice(1), at, evidence: `'${m[0].trim()}'`, person })
   }
   // Occupation: "I am a civil engineer", "a pharmacist" right after a name, "je suis comptable", "ich bin Lehrerin".
   const job = [

@@ -249,6 +249,26 @@ describe("Prose.fromProse", () => {
     expect(has(facts, "self", "tax_id", "123 456 782")).toBe(true)
   })
 
+  it("reads a contact named after a title (\"contact our CFO, Dana Whitfield, at\"), and leaves a former address out", () => {
+    const company = fromProse(
+      "We are Acme Widgets, Inc., a Delaware corporation founded on January 5, 2015. You can call us at (302) 555-0100. " +
+        "For questions, contact our CFO, Dana Whitfield, at (302) 555-0111.",
+      "text_info",
+      0.95
+    )
+    expect(has(company, "employer", "phone", "(302) 555-0100")).toBe(true)
+    expect(has(company, "other", "full_name", "Dana Whitfield")).toBe(true)
+    expect(has(company, "other", "occupation", "CFO")).toBe(true)
+    expect(has(company, "other", "phone", "(302) 555-0111")).toBe(true)
+    const person = fromProse(
+      "My name is Robert Lee Chen. I currently live at 45 Birch Road, Portland, OR 97201. I previously lived at 300 Ocean Drive, Miami, FL 33139 until 2019.",
+      "text_info",
+      0.95
+    )
+    expect(has(person, "self", "street_address", "45 Birch Road")).toBe(true)
+    expect(person.some((f) => f.value === "300 Ocean Drive")).toBe(false)
+  })
+
   it("reads short, casual English as English: a US phone number, a widow", () => {
     const facts = fromProse(
       "Hi, I'm Maria Elena Gonzalez. I was born April 12, 1965 in El Paso, Texas. SSN 987-65-4400. I live at 77 Sunset Blvd, Apt 12, Tucson, AZ 85701. " +
