@@ -78,8 +78,10 @@ const GIVEN_ALONE = new RegExp(
 /** Capitalised words that start a clause, not a name ("our son. He", "my wife, Please"). */
 const NOT_A_NAME = /^(?:He|She|It|They|We|I|Please|The|His|Her|Our|My|Er|Sie|Es|Wir|Il|Elle|Nous|Ella|Él|Lei|Lui)$/u
 
-// A capitalised name word (accents, hyphens, apostrophes), and a name of 2 to 4 of them.
-const NAME_WORD = "[\\p{Lu}][\\p{Ll}'’-]+"
+// A capitalised name word (accents, hyphens, apostrophes, and capitals inside: "O'Brien",
+// "McDonald", "Jean-Luc", "DeLuca"), and a name of 2 to 4 of them.
+const NAME_PART = "[\\p{Lu}](?:['’][\\p{Lu}])?[\\p{Ll}'’]*[\\p{Ll}](?:[\\p{Lu}][\\p{Ll}]+)*"
+const NAME_WORD = `${NAME_PART}(?:-${NAME_PART})*`
 const NAME = `${NAME_WORD}(?:\\s+(?:[\\p{Lu}]\\.|${NAME_WORD})){1,3}`
 
 const spouseWords = "(?:my|our)\\s+(?:wife|husband|spouse|partner)|(?:married|marry)(?:\\s+to)?|ma\\s+femme|mon\\s+(?:mari|[ée]poux)|mon\\s+[ée]pouse|mari[ée]e?\\s+(?:avec|à)|meine\\s+(?:frau|ehefrau|partnerin)|mein(?:em)?\\s+(?:mann|ehemann|partner)|verheiratet\\s+mit|mi\\s+(?:esposa|esposo|marido|mujer|pareja)|casad[oa]\\s+con|mia\\s+moglie|mio\\s+marito|sposat[oa]\\s+con|spouse|wife|husband"

@@ -269,6 +269,19 @@ describe("Prose.fromProse", () => {
     expect(person.some((f) => f.value === "300 Ocean Drive")).toBe(false)
   })
 
+  it("reads names with capitals inside them: O'Brien, McDonald-O'Brien, Jean-Luc, D'Angelo", () => {
+    const facts = fromProse(
+      "Hello, I am Kevin O'Brien. My wife Jane McDonald-O'Brien and I live in Springfield. Our son Jean-Luc O'Brien was born on June 2, 2016. " +
+        "In an emergency, contact my friend D'Angelo Ng.",
+      "text_info",
+      0.95
+    )
+    expect(has(facts, "self", "family_name", "O'Brien")).toBe(true)
+    expect(has(facts, "spouse", "family_name", "McDonald-O'Brien")).toBe(true)
+    expect(has(facts, "dependent", "given_name", "Jean-Luc", 1)).toBe(true)
+    expect(has(facts, "other", "given_name", "D'Angelo")).toBe(true)
+  })
+
   it("reads short, casual English as English: a US phone number, a widow", () => {
     const facts = fromProse(
       "Hi, I'm Maria Elena Gonzalez. I was born April 12, 1965 in El Paso, Texas. SSN 987-65-4400. I live at 77 Sunset Blvd, Apt 12, Tucson, AZ 85701. " +
