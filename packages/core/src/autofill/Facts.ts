@@ -6,6 +6,7 @@
  * and prose (`Prose.ts`) end up in the same shape, so resolution compares meanings only.
  */
 import type { FieldRole, SemanticType } from "../FormField.ts"
+import * as FieldFormat from "../understand/FieldFormat.ts"
 import * as Vocabulary from "../understand/Vocabulary.ts"
 import * as Dates from "./Dates.ts"
 import type { Fact } from "./Fact.ts"
@@ -326,7 +327,10 @@ export const fromKeyValue = (
   // A date under a key of another meaning ("Employer since: 15/02/2016") says something else.
   if (!isDateType(type) && parseDate(value, "MDY") !== undefined) return []
   if (isDateType(type)) {
-    const date = parseDate(value, orderHint ?? orderOfLanguage(keyText))
+    // A key that spells its pattern ("Date of Birth (DD/MM/YYYY)") says the order itself.
+    const spelled = FieldFormat.datePattern(keyText)
+    const keyOrder = spelled === undefined ? undefined : FieldFormat.orderOf(spelled)
+    const date = parseDate(value, keyOrder === "MDY" || keyOrder === "DMY" ? keyOrder : orderHint ?? orderOfLanguage(keyText))
     if (date) add(type, date, "date")
     return out
   }

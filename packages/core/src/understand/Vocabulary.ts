@@ -417,6 +417,7 @@ const roleRules: ReadonlyArray<RoleRule> = [
     role: "other",
     pattern: stems(
       "emergency",
+      "next of kin",
       "notfall\\w*",
       "urgence",
       "emergencia",

@@ -122,6 +122,10 @@ describe("Facts.fromFacts", () => {
     // Nothing to tell the order by: no date rather than a guess; a date only one order can read decides.
     expect(profileFacts({ "Date of birth": "02/11/1984" }).some((f) => f.type === "birth_date")).toBe(false)
     expect(has(profileFacts({ "Date of birth": "02/11/1984", "Start date": "25/06/2015", Country: "United States" }), "self", "birth_date", "1984-11-02")).toBe(true)
+    // A key that spells its pattern says the order itself.
+    expect(has(profileFacts({ "Date of Birth (DD/MM/YYYY)": "05/03/1990", "Phone": "(630) 555-0182" }), "self", "birth_date", "1990-03-05")).toBe(true)
+    // A next of kin is someone else.
+    expect(has(profileFacts({ "Next of kin phone": "0498 765 432" }), "other", "phone", "0498 765 432")).toBe(true)
     // A document (a filled US form) writes its dates as the form asks, whoever it was filled for.
     const document = profileFacts({ "Date of birth of the applicant": "02/11/1984", "Phone number": "+44 7700 900123", "Name of the applicant": "Oliver Pritchard", "Address": "x" }, "file:f1")
     expect(has(document, "self", "birth_date", "1984-02-11")).toBe(true)
