@@ -74,6 +74,8 @@ const iso = (y: number, m: number, d: number) => (valid(y, m, d) ? `${y}-${pad(m
 const fullYear = (y: string) => (y.length === 2 ? (Number(y) > 40 ? 1900 + Number(y) : 2000 + Number(y)) : Number(y))
 
 const YEAR_FIRST = /^(\d{4})[-./](\d{1,2})[-./](\d{1,2})$/
+/** An ISO 8601 date and time, as programs write dates ("1984-11-02T00:00:00Z"): the date as written. */
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/
 const NUMERIC = /^(\d{1,2})[-./ ](\d{1,2})[-./ ](\d{4}|\d{2})$/
 /** A numeric date written in a longer text, with or without a year first. */
 const NUMERIC_IN_TEXT = /(?<!\d)(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2}))(?![\d])/
@@ -91,7 +93,9 @@ const numericDate = (t: string, order?: DateOrder): string | undefined => {
   if (a > 12 && b <= 12) return iso(y, b, a)
   if (b > 12 && a <= 12) return iso(y, a, b)
   if (a === b) return iso(y, a, b)
-  if (order === "DMY") return iso(y, b, a)
+  // Dots between the parts are written day first ("2.11.1984" in German, Russian, Norwegian…);
+  // no country writes its dates month first with dots.
+  if (order === "DMY" || /^\d{1,2}\.\d{1,2}\.\d{2,4}$/.test(t)) return iso(y, b, a)
   if (order === "MDY") return iso(y, a, b)
   return undefined
 }
@@ -183,6 +187,8 @@ export const findDates = (text: string, order?: DateOrder): ReadonlyArray<FoundD
  */
 export const parseDate = (text: string, order?: DateOrder): string | undefined => {
   const t = text.trim()
+  const stamped = t.match(ISO_DATE_TIME)
+  if (stamped) return numericDate(stamped[1]!, order)
   if (YEAR_FIRST.test(t) || NUMERIC.test(t)) return numericDate(t, order)
   const found = findDates(t, order)
   if (found.length !== 1) return undefined

@@ -35,6 +35,17 @@ describe("Dates.parseDate", () => {
     expect(parseDate("08/19/40")).toBe("2040-08-19")
   })
 
+  it("reads a date and time as programs write it, and dotted dates day first", () => {
+    // The date as written, whatever the time and zone after it.
+    expect(parseDate("1984-11-02T00:00:00Z")).toBe("1984-11-02")
+    expect(parseDate("1984-11-02T23:30:00.000-05:00")).toBe("1984-11-02")
+    expect(parseDate("1984-11-02 08:15")).toBe("1984-11-02")
+    expect(parseDate("1984-13-02T00:00:00Z")).toBeUndefined()
+    // No country writes month first with dots: "2.11.1984" is the 2nd of November, even in English text.
+    expect(parseDate("2.11.1984", "MDY")).toBe("1984-11-02")
+    expect(parseDate("2/11/1984", "MDY")).toBe("1984-02-11")
+  })
+
   it("reads no date a reader would have to complete or that does not exist", () => {
     expect(parseDate("March 1988")).toBeUndefined()
     expect(parseDate("März 1988")).toBeUndefined()
