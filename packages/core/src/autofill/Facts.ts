@@ -307,6 +307,8 @@ export const fromKeyValue = (
   if (type === "unknown" || type === "signature" || type === "signature_date" || type === "signature_place") return []
   if (isBooleanWord(value) && !["filing_status", "marital_status", "sex", "nationality"].includes(type)) return []
   if (numberTypes.has(type) && !/\d/.test(value)) return []
+  // A US SSN, ITIN or EIN has nine digits (a French NIR fifteen): "ssnLast4": "4321" is part of one, not one.
+  if ((type === "ssn" || type === "itin" || type === "ein") && value.replace(/\D/g, "").length < 9) return []
   const ownerText = keyText.replace(/['’]s\b/g, "")
   // The employee's start date under an employer key ("With the employer since") is the holder's.
   const keyRole = (Vocabulary.roleOf(ownerText) ?? "self") as FieldRole

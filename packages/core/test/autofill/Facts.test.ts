@@ -122,6 +122,10 @@ describe("Facts.fromFacts", () => {
     // Nothing to tell the order by: no date rather than a guess; a date only one order can read decides.
     expect(profileFacts({ "Date of birth": "02/11/1984" }).some((f) => f.type === "birth_date")).toBe(false)
     expect(has(profileFacts({ "Date of birth": "02/11/1984", "Start date": "25/06/2015", Country: "United States" }), "self", "birth_date", "1984-11-02")).toBe(true)
+    // A date and time as programs write it; the last four digits of an SSN are no SSN.
+    const program = profileFacts({ dateOfBirth: "1984-11-02T00:00:00.000Z", ssnLast4: "4321", ssn: "987-65-4320" })
+    expect(has(program, "self", "birth_date", "1984-11-02")).toBe(true)
+    expect(program.filter((f) => f.type === "ssn").map((f) => f.value)).toEqual(["987-65-4320"])
     // A key that spells its pattern says the order itself.
     expect(has(profileFacts({ "Date of Birth (DD/MM/YYYY)": "05/03/1990", "Phone": "(630) 555-0182" }), "self", "birth_date", "1990-03-05")).toBe(true)
     // A next of kin is someone else.
