@@ -59,7 +59,7 @@ const patterns: ReadonlyArray<[SemanticType, RegExp]> = [
 
 // "established on April 18, 2011", "gegründet am 18.04.2011", "fondée le 18 avril 2011".
 const FOUNDED =
-  /\b(?:established|founded|incorporated|formed|organized|gegründet|errichtet|fond[ée]e?|cr[ée]{2}e?|constitu[ée]e?|constituida|fundada|creada)\s+(?:on|in|am|le|el|en|the)?\s*((?:[^;.]|\.(?=\d)){6,30}?\d{4})\b/giu
+  /\b(?:established|founded|incorporated|formed|organized|gegründet|errichtet|fond[ée]e?|cr[ée]{2}e?|constitu[ée]e?|constituida|fundada|creada)\s+(?:on|in|am|le|el|en|the)?\s*((?:[^;.]|\.(?=\d|\s+\p{L})){6,30}?\d{4})\b/giu
 
 // "is a for-profit civil engineering firm", "ist ein Ingenieurbüro": the kind of business, English only.
 const KIND_OF_BUSINESS =

@@ -99,6 +99,16 @@ const REPRESENTATIVE_RE = new RegExp(
   "u"
 )
 /**
+ * An organisation's representative named after the words that say so: "Our contact person is
+ * Dana Whitfield, CFO", "Ansprechpartnerin ist Frau Anna Huber, Geschäftsführerin". Groups: the
+ * words, the name (a courtesy title before it allowed), the title after it (optional).
+ */
+const REPRESENTATIVE_NAMED_RE = new RegExp(
+  `(${representativeWords})\\s+(?:is|ist|est|es|è)\\s+((?:(?:Mr|Mrs|Ms|Dr|Herr|Frau|M\\.|Mme|Sr|Sra|Don|Doña)\\.?\\s+)?${NAME})(?:,\\s+(?:(?:our|the|its|their|unser(?:e|er)?|notre|su|nuestr[oa])\\s+)?(\\p{L}[\\p{L} -]{1,40}?)(?=,|\\.|;|$))?`,
+  "iu"
+)
+
+/**
  * Someone to contact, named after the word, with a title before or after the name ("please
  * contact Priya Raman, Chief Financial Officer, at 604-555-0150", "contact our CFO, Dana
  * Whitfield, at ..."). Groups: the title before (optional), the name, the title after (optional).
@@ -217,7 +227,7 @@ const idKinds: ReadonlyArray<[SemanticType, RegExp]> = [
   ["ein", /(?:employer\s+identification(?:\s+number)?|\bein|siret|siren)\b[^.;\d]{0,25}$/iu],
   ["national_id", /(?:national\s+insurance(?:\s+number)?|alien\s+(?:registration\s+)?number|\bA-?number|identification\s+national\w*|national\s+(?:id\w*|identification)(?:\s+number)?|matricule\)?|identity\s+card\s+number|personalausweis\w*|\bdni\b|\bnie\b|documento\s+nacional\s+de\s+identidad|carta\s+d['’]identit[àa])[^.;\d]{0,25}$/iu],
   ["passport_number", /(?:passport\s+(?:number|no\.?)|num[ée]ro\s+de\s+passeport|reisepassnummer|passaporto)[^.;\d]{0,25}$/iu],
-  ["tax_id", /(?:steuer-?id\w*|steuernummer|tax\s+id\w*|num[ée]ro\s+fiscal|tax\s+file\s+number|business\s+number|codice\s+fiscale|partita\s+iva|vat\s+(?:number|no\.?))[^.;\d]{0,25}$/iu],
+  ["tax_id", /(?:steuer-?id\w*|steuernummer|tax\s+id\w*|num[ée]ro\s+fiscal|\bnif\b|\bcif\b|tax\s+file\s+number|business\s+number|codice\s+fiscale|partita\s+iva|vat\s+(?:number|no\.?))[^.;\d]{0,25}$/iu],
   ["phone", /(?:phone|telephone|\bmobile\s+is|t[ée]l[ée]phone|telefon\w*|tel[ée]fono|\btel\b\.?|\bt[ée]l\b\.?|mobile|m[óo]vil|\bcell(?:ular)?\b|cellulare|\bhandy\b|portable|joindre\s+au|reach\s+(?:me|us|him|her)\s+(?:at|on)|ring\s+(?:me|us)\s+on|erreichbar\s+unter|\bunter|call|text\s+(?:me|us))[^.;\d]{0,25}$/iu],
   ["fax", /(?:fax|t[ée]l[ée]copie)[^.;\d]{0,15}$/iu],
   // "please contact Priya Raman, Chief Financial Officer, at 604-555-0150".
@@ -436,6 +446,16 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     const at = rep.index! + rep[0].indexOf(rep[2]!)
     found.push({ type: "full_name", value: rep[2]!, at, evidence: `'${rep[0].trim()}'`, person })
     if (rep[1]) found.push({ type: "occupation", value: rep[1].charAt(0).toUpperCase() + rep[1].slice(1), at, evidence: `'${rep[0].trim()}'`, person })
+  }
+  // The representative named after the words ("Ansprechpartnerin ist Frau Anna Huber,
+  // Geschäftsführerin", "La persona de contacto es Marta Ruiz, gerente").
+  const named = rep ? null : clause.match(REPRESENTATIVE_NAMED_RE)
+  if (named) {
+    const person: Person = { role: "other", relation: named[1]!.toLowerCase() }
+    const name = withoutCourtesyTitle(named[2]!).name
+    const at = named.index! + named[0].indexOf(named[2]!)
+    found.push({ type: "full_name", value: name, at, evidence: `'${named[0].trim()}'`, person })
+    if (named[3]) found.push({ type: "occupation", value: named[3].charAt(0).toUpperCase() + named[3].slice(1), at, evidence: `'${named[0].trim()}'`, person })
   }
   // Someone to contact, named after the word: another person, with their title when given.
   for (const m of clause.matchAll(CONTACT_NAMED)) {

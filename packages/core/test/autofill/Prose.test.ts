@@ -282,6 +282,22 @@ describe("Prose.fromProse", () => {
     expect(has(facts, "other", "given_name", "D'Angelo")).toBe(true)
   })
 
+  it("reads a representative named after the words that say so, and a founding date of a German day", () => {
+    const german = fromProse(
+      "Die Bäckerei Huber GmbH ist ein Familienbetrieb, gegründet am 1. April 1998 in München. Ansprechpartnerin ist Frau Anna Huber, Geschäftsführerin, Telefon 0170 1234567.",
+      "text_info",
+      0.95
+    )
+    expect(has(german, "employer", "established_date", "1998-04-01")).toBe(true)
+    expect(has(german, "other", "full_name", "Anna Huber")).toBe(true)
+    expect(has(german, "other", "occupation", "Geschäftsführerin")).toBe(true)
+    expect(has(german, "other", "phone", "0170 1234567")).toBe(true)
+    const spanish = fromProse("Construcciones Ruiz S.L. es una empresa constructora. Nuestro NIF es B12345678. La persona de contacto es Marta Ruiz, gerente.", "text_info", 0.95)
+    expect(has(spanish, "employer", "tax_id", "B12345678")).toBe(true)
+    expect(has(spanish, "other", "full_name", "Marta Ruiz")).toBe(true)
+    expect(has(spanish, "other", "occupation", "Gerente")).toBe(true)
+  })
+
   it("reads short, casual English as English: a US phone number, a widow", () => {
     const facts = fromProse(
       "Hi, I'm Maria Elena Gonzalez. I was born April 12, 1965 in El Paso, Texas. SSN 987-65-4400. I live at 77 Sunset Blvd, Apt 12, Tucson, AZ 85701. " +
