@@ -278,6 +278,15 @@ const representativeStems = [
   "signataire",
   "representant(?:e)? (?:legal|autorise)\\w*",
   "firmante",
+  // Who runs it: a company's manager answers for it ("Gérant", "Geschäftsführer", "CFO").
+  "gerante?\\b",
+  "geschaftsfuhrer\\w*",
+  "managing director",
+  "directeur general",
+  "director general",
+  "ceo\\b",
+  "cfo\\b",
+  "chief (?:executive|financial|operating) officer",
   // Who completes a form for an organisation ("Completed by", "Person completing this form").
   "(?:form )?(?<!to be )completed by",
   "person completing",

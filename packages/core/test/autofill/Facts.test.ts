@@ -128,6 +128,11 @@ describe("Facts.fromFacts", () => {
     expect(program.filter((f) => f.type === "ssn").map((f) => f.value)).toEqual(["987-65-4320"])
     // A key that spells its pattern says the order itself.
     expect(has(profileFacts({ "Date of Birth (DD/MM/YYYY)": "05/03/1990", "Phone": "(630) 555-0182" }), "self", "birth_date", "1990-03-05")).toBe(true)
+    // A company's manager is the person who answers for it, not the company.
+    const firm = profileFacts({ "Raison sociale": "Atelier Moreau SARL", "Gérant": "Julien Moreau", "Gérant - téléphone": "06 12 34 56 78", "Téléphone": "03 88 12 34 56" })
+    expect(has(firm, "other", "full_name", "Julien Moreau")).toBe(true)
+    expect(has(firm, "other", "phone", "06 12 34 56 78")).toBe(true)
+    expect(firm.filter((f) => f.type === "phone" && f.role === "employer").map((f) => f.value)).toEqual(["03 88 12 34 56"])
     // A next of kin is someone else.
     expect(has(profileFacts({ "Next of kin phone": "0498 765 432" }), "other", "phone", "0498 765 432")).toBe(true)
     // A document (a filled US form) writes its dates as the form asks, whoever it was filled for.
