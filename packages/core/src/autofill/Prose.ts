@@ -121,6 +121,9 @@ const CONTACT_NAMED = new RegExp(
 // nor is a name ("Mia", where "mia" is Italian for "my").
 const selfWords = "\\bI\\b|\\bI'm\\b|\\b[Mm]y\\b|\\b[Mm]e\\b|\\b[Jj]e\\b|\\b[Jj]'|\\b[Mm]'|\\b[Mm]on\\b|\\b[Mm]a\\b|\\b[Mm]es\\b|\\b[Ii]ch\\b|\\b[Mm]ein\\w*\\b|\\b[Mm]ir\\b|\\b[Mm]ich\\b|\\b[Yy]o\\b|\\b[Mm]i\\b|\\b[Mm]is\\b|\\b[Ii]o\\b|\\bmi[oa]\\b|\\b[Ss]ono\\b|\\b[Aa]bito\\b|\\b[Ll]avoro\\b"
 
+/** The name a third-person text about the holder opens with, before what it says of them. */
+const HOLDER_SUBJECT = new RegExp(`^\\s*(${NAME})(?=,?\\s+(?:was\\s+born|born|is\\s+(?:a|an|married|single|divorced|widowed)|lives|works|resides|has)\\b)`, "u")
+
 /** The holder spoken of in the third person, in English. */
 const THIRD_PERSON = /\b(?:[Hh]e|[Ss]he|[Hh]is|[Hh]im)\b|\b[Tt]he\s+applicant\b/u
 
@@ -306,7 +309,7 @@ const OCCUPATION_STOP = /^(?:u\.?s\.?|citizen|resident|n[ée]e?|mari[ée]e?|c[é
  * Everything one clause says, with its position. Names are the person's own only where the text
  * introduces them ("My name is", "I am", a relation word right before the name).
  */
-const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode> = []): ReadonlyArray<Found> => {
+const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode> = [], holderFirst = false): ReadonlyArray<Found> => {
   const found: Array<Found> = []
   const taken: Array<[number, number]> = []
   const free = (at: number, end: number) => !taken.some(([a, b]) => at < b && end > a)
@@ -417,8 +420,11 @@ const findIn = (clause: string, phoneCountries: ReadonlyArray<Phones.CountryCode
     const scheme = kind === "national_id" ? Vocabulary.idSchemeOf(before.slice(-40)) : undefined
     found.push({ type: kind, value: m[0], at, evidence: `'${before.slice(-30).trim()} ${m[0]}'`, ...(scheme !== undefined ? { scheme } : {}) })
   }
+  // A text about the holder in the third person opens with their name ("John Carter was born …").
+  const subject = holderFirst ? clause.match(HOLDER_SUBJECT) : null
+  if (subject) found.push({ type: "full_name", value: subject[1]!, at: subject.index!, evidence: `'${subject[0].trim()}'`, person: SELF })
   // Names the text introduces.
-  for (const m of clause.matchAll(/(?:\bmy\s+name\s+is|\bI\s+am|\bI'm|\bje\s+m['’]appelle|\bje\s+suis|\bmon\s+nom\s+est|\bich\s+hei(?:ß|ss)e|\bmein\s+name\s+ist|\bich\s+bin|\bme\s+llamo|\bmi\s+nombre\s+es|\bsoy|\bmi\s+chiamo|\bil\s+mio\s+nome\s+è|^\s*(?:applicant|full\s+name|name|client|holder)\s*:)/giu)) {
+  for (const m of subject ? [] : clause.matchAll(/(?:\bmy\s+name\s+is|\bI\s+am|\bI'm|\bje\s+m['’]appelle|\bje\s+suis|\bmon\s+nom\s+est|\bich\s+hei(?:ß|ss)e|\bmein\s+name\s+ist|\bich\s+bin|\bme\s+llamo|\bmi\s+nombre\s+es|\bsoy|\bmi\s+chiamo|\bil\s+mio\s+nome\s+è|^\s*(?:applicant|full\s+name|name|client|holder)\s*:)/giu)) {
     const name = nameAfter(clause, m.index! + m[0].length)
     if (name) {
       found.push({ type: "full_name", value: name, at: m.index!, evidence: `'${m[0]} ${name}'`, person: SELF })
@@ -531,10 +537,13 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
   const typed: Array<TypedFact> = []
   // Each paragraph starts with the writer as its subject; one that never speaks in the first
   // person is about someone else: an organisation when it names one, else nobody known.
-  const paragraphOwner = (at: number): Person => {
+  const paragraphAt = (at: number): string => {
     const start = Math.max(0, prose.lastIndexOf("\n\n", at))
     const end = prose.indexOf("\n\n", at)
-    const paragraph = prose.slice(start, end < 0 ? prose.length : end)
+    return prose.slice(start, end < 0 ? prose.length : end)
+  }
+  const paragraphOwner = (at: number): Person => {
+    const paragraph = paragraphAt(at)
     if (new RegExp(selfWords, "u").test(paragraph)) return SELF
     // An organisation named as the subject ("Acme LLC is a ...") owns its paragraph, even where
     // "her direct line" speaks of its contact person; else a paragraph that says "he" or "she"
@@ -562,7 +571,10 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
     const relation = [...clause.text.matchAll(new RegExp(otherWords, "giu"))].map((m) => m[0]).join(" ")
     // A clause about "it" or "its" (no first person) with an employer number speaks of an organisation.
     const firstPerson = new RegExp(selfWords, "u").test(clause.text)
-    for (const f of findIn(clause.text, phoneCountries)) {
+    // The first clause of a paragraph about the holder in the third person may open with their name.
+    const opensParagraph = clause.at === 0 || /\n\s*\n\s*$/.test(prose.slice(0, clause.at)) || /^\s*\n\s*\n/.test(clause.text)
+    const holderFirst = opensParagraph && owner === SELF && !new RegExp(selfWords, "u").test(paragraphAt(clause.at + clause.text.length / 2))
+    for (const f of findIn(clause.text, phoneCountries, holderFirst)) {
       const found = f.person ?? ownerAt(markers, f.at, owner)
       const person: Person = f.type === "ein" && (found.role === "self" || found.role === "other") && !firstPerson ? { role: "employer" } : found
       // Nobody known: no fact (`official` fields are never filled, but the fact is not kept either).

@@ -232,6 +232,10 @@ describe("Prose.fromProse", () => {
     expect(has(facts, "spouse", "full_name", "Sarah Carter")).toBe(true)
     // Nothing of his is the employer's.
     expect(facts.filter((f) => f.role === "employer").map((f) => f.type)).toEqual(["employer"])
+    // With no label before it, the name the text opens with.
+    const opened = fromProse("John Michael Carter was born on 14 March 1972 in Leeds, England. He lives in Manchester.", "text_info", 0.95)
+    expect(has(opened, "self", "full_name", "John Michael Carter")).toBe(true)
+    expect(has(opened, "self", "birth_date", "1972-03-14")).toBe(true)
   })
 
   it("reads phone numbers of a country the text names, and an Australian address", () => {
