@@ -69,21 +69,12 @@ export const withoutCourtesyTitle = (name: string): { name: string; prefix?: str
 /**
  * A full name's parts: given, middle (every name between), family (with its particles). With
  * `twoSurnames` (Spanish names: "Lucía Fernández Ortega"), a name of three words or more ends
- * with two family names and has no middle name.
+ * with two family names and has no middle name. A courtesy title is the caller's to take off
+ * first (`withoutCourtesyTitle`).
  */
-export const splitName = (
-  full: string,
-  twoSurnames = false
-): { given: string; middle?: string; family?: string; suffix?: string; prefix?: string } | undefined => {
-  const spaced = full.replace(/\s+/g, " ").trim()
-  if (spaced === "" || /\d|@/.test(spaced)) return undefined
-  // "Mr Oliver Pritchard", "Dr. Ada Byron": the courtesy title is no part of the name.
-  const title = withoutCourtesyTitle(spaced)
-  if (title.prefix !== undefined) {
-    const parts = splitName(title.name, twoSurnames)
-    return parts && { ...parts, prefix: title.prefix }
-  }
-  const clean = spaced
+export const splitName = (full: string, twoSurnames = false): { given: string; middle?: string; family?: string; suffix?: string } | undefined => {
+  const clean = full.replace(/\s+/g, " ").trim()
+  if (clean === "" || /\d|@/.test(clean)) return undefined
   // "Last, First Middle"
   const comma = clean.match(/^([^,]+),\s*([^,]+)$/)
   if (comma && !NAME_SUFFIXES.has(Vocabulary.normalize(comma[2]!).trim())) {

@@ -43,6 +43,8 @@ interface Marker extends Person {
 }
 
 const SELF: Person = { role: "self" }
+/** The holder, in a paragraph that speaks of them as "he" or "she" (its first clause may open with their name). */
+const HOLDER_IN_THIRD_PERSON: Person = { role: "self" }
 
 /** The capitalised name right after a relation word ("my wife, Naomi Ruth Castellanos"), if any. */
 const nameAfter = (clause: string, at: number): string | undefined =>
@@ -120,6 +122,8 @@ const CONTACT_NAMED = new RegExp(
 // Matched with case: a word in capitals is not one of these ("ME", "MA" and "MI" are US states),
 // nor is a name ("Mia", where "mia" is Italian for "my").
 const selfWords = "\\bI\\b|\\bI'm\\b|\\b[Mm]y\\b|\\b[Mm]e\\b|\\b[Jj]e\\b|\\b[Jj]'|\\b[Mm]'|\\b[Mm]on\\b|\\b[Mm]a\\b|\\b[Mm]es\\b|\\b[Ii]ch\\b|\\b[Mm]ein\\w*\\b|\\b[Mm]ir\\b|\\b[Mm]ich\\b|\\b[Yy]o\\b|\\b[Mm]i\\b|\\b[Mm]is\\b|\\b[Ii]o\\b|\\bmi[oa]\\b|\\b[Ss]ono\\b|\\b[Aa]bito\\b|\\b[Ll]avoro\\b"
+/** The writer speaking of themself, anywhere in a text (not global: `test` keeps no position). */
+const SELF_WORDS = new RegExp(selfWords, "u")
 
 /** The name a third-person text about the holder opens with, before what it says of them. */
 const HOLDER_SUBJECT = new RegExp(`^\\s*(${NAME})(?=,?\\s+(?:was\\s+born|born|is\\s+(?:a|an|married|single|divorced|widowed)|lives|works|resides|has)\\b)`, "u")
@@ -537,19 +541,16 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
   const typed: Array<TypedFact> = []
   // Each paragraph starts with the writer as its subject; one that never speaks in the first
   // person is about someone else: an organisation when it names one, else nobody known.
-  const paragraphAt = (at: number): string => {
+  const paragraphOwner = (at: number): Person => {
     const start = Math.max(0, prose.lastIndexOf("\n\n", at))
     const end = prose.indexOf("\n\n", at)
-    return prose.slice(start, end < 0 ? prose.length : end)
-  }
-  const paragraphOwner = (at: number): Person => {
-    const paragraph = paragraphAt(at)
-    if (new RegExp(selfWords, "u").test(paragraph)) return SELF
+    const paragraph = prose.slice(start, end < 0 ? prose.length : end)
+    if (SELF_WORDS.test(paragraph)) return SELF
     // An organisation named as the subject ("Acme LLC is a ...") owns its paragraph, even where
     // "her direct line" speaks of its contact person; else a paragraph that says "he" or "she"
     // describes the holder in the third person ("Applicant: John Carter ... He lives at").
     if (OrganizationProse.statements(paragraph).some((s) => s.type === "organization")) return { role: "employer" }
-    if (THIRD_PERSON.test(paragraph)) return SELF
+    if (THIRD_PERSON.test(paragraph)) return HOLDER_IN_THIRD_PERSON
     return /\b(?:LLC|Inc|Ltd|GmbH|AG|SA|SARL|S\.?à\s?r\.?l|Corp(?:oration)?|company|firm|Firma|soci[ée]t[ée]|entreprise)\b/u.test(paragraph) ? { role: "employer" } : { role: "official" }
   }
   let owner: Person = paragraphOwner(0)
@@ -570,10 +571,10 @@ export const fromProse = (text: string, source: string, confidence: number): Rea
     const markers = markersOf(clause.text, state)
     const relation = [...clause.text.matchAll(new RegExp(otherWords, "giu"))].map((m) => m[0]).join(" ")
     // A clause about "it" or "its" (no first person) with an employer number speaks of an organisation.
-    const firstPerson = new RegExp(selfWords, "u").test(clause.text)
+    const firstPerson = SELF_WORDS.test(clause.text)
     // The first clause of a paragraph about the holder in the third person may open with their name.
     const opensParagraph = clause.at === 0 || /\n\s*\n\s*$/.test(prose.slice(0, clause.at)) || /^\s*\n\s*\n/.test(clause.text)
-    const holderFirst = opensParagraph && owner === SELF && !new RegExp(selfWords, "u").test(paragraphAt(clause.at + clause.text.length / 2))
+    const holderFirst = opensParagraph && owner === HOLDER_IN_THIRD_PERSON
     for (const f of findIn(clause.text, phoneCountries, holderFirst)) {
       const found = f.person ?? ownerAt(markers, f.at, owner)
       const person: Person = f.type === "ein" && (found.role === "self" || found.role === "other") && !firstPerson ? { role: "employer" } : found

@@ -116,9 +116,10 @@ export const typeOf = (input: SemanticInput): SemanticType => {
   // A /TU and the label printed before the box that ask for two different things ("State of"
   // over a blank printed "currently living in the municipality of"): one of them is wrong, and
   // which is in doubt.
-  if (input.fromTooltip && input.printed && disagree(firstKnown(labelTexts), firstKnown(printedTexts))) return "unknown"
+  const fromPrinted = input.printed ? firstKnown(printedTexts) : "unknown"
+  if (input.fromTooltip && input.printed && disagree(firstKnown(labelTexts), fromPrinted)) return "unknown"
   // One says which place the other means: the more exact meaning.
-  if (input.printed && refines(firstKnown(printedTexts), fromLabels)) return firstKnown(printedTexts)
+  if (refines(fromPrinted, fromLabels)) return fromPrinted
   const choice = field.form_type === "RadioButton" || field.form_type === "CheckBox" || field.form_type === "ComboBox" || field.form_type === "ListBox"
   // Options that only answer ("Yes", "No", "Unknown") make a yes/no question: it holds no name,
   // date or address, whatever words its question uses ("... committee to address issues?"). The
